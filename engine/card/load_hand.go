@@ -1,0 +1,120 @@
+package card
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+
+	"gopkg.in/yaml.v3"
+)
+
+var handFields = map[string]bool{
+	"section": true, "id": true, "patterns": true, "pattern": true,
+	"value": true, "concealed": true, "x": true, "note": true,
+}
+
+// hand reads one hand; it returns its parsed patterns and the allowed X bases (nil: any).
+func (l *loader) hand(n *yaml.Node, perSection map[string]int) (*Hand, []pattern, []int) {
+	if n.Kind != yaml.MappingNode {
+		l.at(n, "hand: want a mapping with section, patterns and value")
+		return nil, nil, nil
+	}
+	h := &Hand{}
+	var pats []pattern
+	var xs []int
+	var patNodes []*yaml.Node
+	before := len(l.err.Problems)
+	seen := l.fields(n, "hand", handFields, func(key string, v *yaml.Node) {
+		switch key {
+		case "section":
+			h.Section = l.str(v, "section")
+		case "id":
+			h.ID = l.str(v, "id")
+		case "pattern":
+			patNodes = append(patNodes, v)
+		case "patterns":
+			if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
+				l.at(v, "patterns: want a list of one or more patterns")
+				return
+			}
+			patNodes = append(patNodes, v.Content...)
+		case "value":
+			h.Value = l.integer(v, "value")
+			if h.Value <= 0 {
+				l.at(v, "value: want a positive number of points, got %q", v.Value)
+			}
+		case "concealed":
+			h.Concealed = l.boolean(v, "concealed")
+		case "note":
+			h.Note = l.str(v, "note")
+		case "x":
+			xs = l.bases(v)
+		}
+	})
+	for _, k := range []string{"section", "value"} {
+		if !seen[k] {
+			l.at(n, "hand: missing %s", k)
+		}
+	}
+	if seen["pattern"] == seen["patterns"] {
+		l.at(n, "hand: give either pattern (one) or patterns (a list)")
+	}
+	perSection[h.Section]++
+	if h.ID == "" {
+		h.ID = fmt.Sprintf("%s-%d", h.Section, perSection[h.Section])
+	}
+	for _, pn := range patNodes {
+		s := l.str(pn, "pattern")
+		p, errs := parsePattern(s)
+		for _, e := range errs {
+			col := pn.Column + e.col - 1
+			if pn.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
+				col++
+			}
+			l.err.Problems = append(l.err.Problems, Problem{pn.Line, col, fmt.Sprintf("pattern %q: %s", s, e.msg)})
+		}
+		if len(errs) == 0 {
+			pats = append(pats, p)
+			h.Patterns = append(h.Patterns, s)
+		}
+	}
+	if xs != nil && !slices.ContainsFunc(pats, func(p pattern) bool { return p.usesX }) {
+		l.at(n, "hand %s: x: given but no pattern uses X", h.ID)
+	}
+	if len(l.err.Problems) > before {
+		return h, nil, nil
+	}
+	h.SinglesAndPairs, h.Quint = true, false
+	for _, p := range pats {
+		for _, g := range p.groups {
+			if len(g.elems) >= 3 && g.identical() {
+				h.SinglesAndPairs = false
+				h.Quint = h.Quint || len(g.elems) >= 5
+			}
+		}
+	}
+	return h, pats, xs
+}
+
+// bases reads x: odd, even, or a list of numbers 1..9.
+func (l *loader) bases(v *yaml.Node) []int {
+	switch {
+	case v.Kind == yaml.ScalarNode && v.Value == "odd":
+		return []int{1, 3, 5, 7, 9}
+	case v.Kind == yaml.ScalarNode && v.Value == "even":
+		return []int{2, 4, 6, 8}
+	case v.Kind == yaml.SequenceNode && len(v.Content) > 0:
+		var xs []int
+		for _, e := range v.Content {
+			n, err := strconv.Atoi(e.Value)
+			if err != nil || n < 1 || n > 9 {
+				l.at(e, "x: want numbers 1..9, got %q", e.Value)
+				continue
+			}
+			xs = append(xs, n)
+		}
+		return xs
+	}
+	l.at(v, "x: want odd, even or a list of numbers 1..9")
+	return nil
+}

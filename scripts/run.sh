@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Runs siamesed on its embedded default. Until the daemon exists that is the card tools on the
+# example card: it checks the card, then shows a match and Siamese advice for sample racks.
+# Installs what is missing first (see setup.sh). With arguments, runs `siamesed ARGS...` instead.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/setup.sh
+
+go build -o bin/siamesed ./cmd/siamesed
+if [ $# -gt 0 ]; then exec bin/siamesed "$@"; fi
+card=configs/cards/example.yaml
+set -x
+bin/siamesed card check "$card"
+bin/siamesed card match --card "$card" F F F F 2 0 2 6 3C 3C 3C 3D 3D 3D
+bin/siamesed card advise --card "$card" --tiles "1B 1B 1B 3B 3B 3B 5B 5B 5B 7B 7B 9B 9B F F N N E E W W S S 2C 4C 6C 8C" --top 3

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Runs every check CI runs: gofmt, go vet and all tests with the race detector.
+# Installs what is missing first (see setup.sh). Extra arguments go to `go test`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/setup.sh
+
+go mod download
+unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
+if [ -n "$unformatted" ]; then
+	echo "gofmt would change:" >&2
+	echo "$unformatted" >&2
+	exit 1
+fi
+go vet ./...
+go test -race -count=1 "$@" ./...
