@@ -1,0 +1,13 @@
+// Package configs embeds the project's default configuration files, so the binary runs with no
+// files beside it. The YAML files here are also the documented examples.
+package configs
+
+import "embed"
+
+// Files holds configs/cards/*.yaml.
+//
+//go:embed cards/*.yaml
+var Files embed.FS
+
+// ExampleCard is the path of the example card inside Files.
+const ExampleCard = "cards/example.yaml"

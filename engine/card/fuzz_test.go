@@ -1,0 +1,51 @@
+package card
+
+import (
+	"errors"
+	"testing"
+)
+
+func FuzzParsePattern(f *testing.F) {
+	for _, s := range []string{"FFFF 2026a 333b 333c", "FF XXXX0a Da XXXX1b Db XX2c", "NNNN SSSS 1111a FF", "X", "a", "XX9a", "0000 NEWS 1111a 22a"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		p, errs := parsePattern(s)
+		for _, e := range errs {
+			if e.col < 1 || e.col > len(s)+1 {
+				t.Fatalf("%q: error column %d outside the pattern", s, e.col)
+			}
+		}
+		if len(errs) > 0 {
+			return
+		}
+		again, errs := parsePattern(p.String())
+		if len(errs) > 0 || again.String() != p.String() {
+			t.Fatalf("%q: canonical %q does not round-trip: %v", s, p.String(), errs)
+		}
+	})
+}
+
+func FuzzParseCard(f *testing.F) {
+	f.Add([]byte(testCard))
+	f.Add([]byte("name: X\nyear: 1\nhands:\n- {section: A, pattern: NNNN EEEE WWWW SS, value: 25}\n"))
+	f.Add([]byte("hands: [[[]]]"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, err := Parse("fuzz.yaml", data)
+		if err != nil {
+			var le *LoadError
+			if !errors.As(err, &le) || len(le.Problems) == 0 {
+				t.Fatalf("error without problems: %v", err)
+			}
+			return
+		}
+		if len(c.Hands) == 0 || c.NumVariants() == 0 {
+			t.Fatalf("valid card with no hands or variants")
+		}
+		for _, h := range c.Hands {
+			if h.Variants() == 0 || h.Value <= 0 {
+				t.Fatalf("hand %s: %d variants, value %d", h.ID, h.Variants(), h.Value)
+			}
+		}
+	})
+}
