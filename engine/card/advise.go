@@ -86,7 +86,7 @@ func (c *Card) targets(concealed *tile.Counts, exposed []Exposure) []target {
 		if c.Hands[v.hand].Concealed && len(exposed) > 0 {
 			continue
 		}
-		fixed, jok, ok := v.rest(exposed)
+		fixed, jok, ok := v.rest(exposed, concealed)
 		if !ok {
 			continue
 		}
@@ -137,7 +137,7 @@ func pairAway(h *tile.Counts, a, b *target, fixed, jok *tile.Counts) int {
 // awayOf describes one rack's target for the result.
 func (c *Card) awayOf(vi int32, concealed *tile.Counts, exposed []Exposure) Away {
 	v := &c.variants[vi]
-	fixed, jok, _ := v.rest(exposed)
+	fixed, jok, _ := v.rest(exposed, concealed)
 	h := c.Hands[v.hand]
 	return Away{Hand: h, HandID: h.ID, Value: h.Value, Away: awayFrom(concealed, &fixed, &jok), Groups: v.groupFaces()}
 }

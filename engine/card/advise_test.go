@@ -24,8 +24,8 @@ func exhaustiveAdvice(c *Card, concealed tile.Counts, e1, e2 []Exposure, top int
 			if (c.Hands[a.hand].Concealed && len(e1) > 0) || (c.Hands[b.hand].Concealed && len(e2) > 0) {
 				continue
 			}
-			f1, j1, ok1 := a.rest(e1)
-			f2, j2, ok2 := b.rest(e2)
+			f1, j1, ok1 := a.rest(e1, &concealed)
+			f2, j2, ok2 := b.rest(e2, &concealed)
 			if !ok1 || !ok2 {
 				continue
 			}

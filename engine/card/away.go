@@ -29,7 +29,7 @@ func (c *Card) Away(concealed tile.Counts, exposed []Exposure) []Away {
 			if len(exposed) == 0 {
 				a = v.away(&concealed)
 			} else {
-				fixed, jok, ok := v.rest(exposed)
+				fixed, jok, ok := v.rest(exposed, &concealed)
 				if !ok {
 					continue
 				}
@@ -90,7 +90,7 @@ func (c *Card) Possible(exposed []Exposure) []*Hand {
 			continue
 		}
 		for vi := hand.first; vi < hand.end; vi++ {
-			if _, _, ok := c.variants[vi].rest(exposed); ok {
+			if c.variants[vi].placements(exposed, func(_, _ *tile.Counts) bool { return true }) {
 				out = append(out, hand)
 				break
 			}

@@ -87,7 +87,7 @@ func (l *loader) card(data []byte) *Card {
 			case "name":
 				c.Name = l.str(v, "name")
 			case "year":
-				c.Year = l.integer(v, "year")
+				c.Year, _ = l.integer(v, "year")
 			case "flower_jokers":
 				c.FlowerJokers = l.boolean(v, "flower_jokers")
 			case "hands":
@@ -165,12 +165,14 @@ func (l *loader) str(v *yaml.Node, what string) string {
 	return v.Value
 }
 
-func (l *loader) integer(v *yaml.Node, what string) int {
+// integer reads a whole number; ok is false (and the problem recorded) otherwise.
+func (l *loader) integer(v *yaml.Node, what string) (n int, ok bool) {
 	n, err := strconv.Atoi(v.Value)
 	if v.Kind != yaml.ScalarNode || err != nil {
 		l.at(v, "%s: want a whole number, got %q", what, v.Value)
+		return 0, false
 	}
-	return n
+	return n, true
 }
 
 func (l *loader) boolean(v *yaml.Node, what string) bool {

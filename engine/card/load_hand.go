@@ -39,8 +39,8 @@ func (l *loader) hand(n *yaml.Node, perSection map[string]int) (*Hand, []pattern
 			}
 			patNodes = append(patNodes, v.Content...)
 		case "value":
-			h.Value = l.integer(v, "value")
-			if h.Value <= 0 {
+			var ok bool
+			if h.Value, ok = l.integer(v, "value"); ok && h.Value <= 0 {
 				l.at(v, "value: want a positive number of points, got %q", v.Value)
 			}
 		case "concealed":

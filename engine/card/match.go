@@ -2,6 +2,7 @@ package card
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/siamesetable/siamesed/engine/tile"
 )
@@ -96,57 +97,80 @@ func (v *variant) fits(h *tile.Counts) bool {
 // takesExposures reports whether the exposures are distinct groups of the variant and the
 // concealed tiles fill the rest.
 func (v *variant) takesExposures(exp []Exposure, concealed *tile.Counts) bool {
-	fixed, jok, ok := v.rest(exp)
-	if !ok {
-		return false
-	}
-	for f := tile.Face(0); f < tile.Joker; f++ {
-		x := concealed[f]
-		if x < fixed[f] || x > fixed[f]+jok[f] {
-			return false
-		}
-	}
-	return true
-}
-
-// rest assigns each exposure to its own group of the variant and returns what the unassigned
-// groups still need. ok is false when the exposures do not fit the variant.
-func (v *variant) rest(exp []Exposure) (fixed, jok tile.Counts, ok bool) {
-	var used uint32
-	if !assign(v.groups, exp, &used) {
-		return fixed, jok, false
-	}
-	for gi, g := range v.groups {
-		if used&(1<<gi) != 0 {
-			continue
-		}
-		for _, f := range g.tiles {
-			if g.jokerable {
-				jok[f]++
-			} else {
-				fixed[f]++
+	return v.placements(exp, func(fixed, jok *tile.Counts) bool {
+		for f := tile.Face(0); f < tile.Joker; f++ {
+			x := concealed[f]
+			if x < fixed[f] || x > fixed[f]+jok[f] {
+				return false
 			}
 		}
-	}
-	return fixed, jok, true
+		return true
+	})
 }
 
-// assign matches exposures to distinct groups by backtracking (a rack has at most a handful).
-func assign(groups []cgroup, exp []Exposure, used *uint32) bool {
+// placements calls fn with what the unplaced groups still need, for each distinct way of laying
+// the exposures on distinct groups of the variant, until fn returns true; it reports whether fn
+// did. An exposure with a natural tile fits only groups of that tile, which are interchangeable,
+// so only an exposure of jokers alone (never seen in play, but possible input) really branches.
+func (v *variant) placements(exp []Exposure, fn func(fixed, jok *tile.Counts) bool) bool {
+	var used uint32
+	return v.place(exp, &used, fn)
+}
+
+func (v *variant) place(exp []Exposure, used *uint32, fn func(fixed, jok *tile.Counts) bool) bool {
 	if len(exp) == 0 {
-		return true
+		var fixed, jok tile.Counts
+		for gi, g := range v.groups {
+			if *used&(1<<gi) != 0 {
+				continue
+			}
+			for _, f := range g.tiles {
+				if g.jokerable {
+					jok[f]++
+				} else {
+					fixed[f]++
+				}
+			}
+		}
+		return fn(&fixed, &jok)
 	}
-	for gi := range groups {
-		if *used&(1<<gi) != 0 || !groups[gi].takes(exp[0]) {
+	var tried uint32 // groups equal to one tried already at this level
+	for gi := range v.groups {
+		g := &v.groups[gi]
+		if (*used|tried)&(1<<gi) != 0 || !g.takes(exp[0]) {
 			continue
 		}
+		for gj := gi; gj < len(v.groups); gj++ {
+			if sameGroup(g, &v.groups[gj]) {
+				tried |= 1 << gj
+			}
+		}
 		*used |= 1 << gi
-		if assign(groups, exp[1:], used) {
+		if v.place(exp[1:], used, fn) {
 			return true
 		}
 		*used &^= 1 << gi
 	}
 	return false
+}
+
+func sameGroup(a, b *cgroup) bool {
+	return a.face == b.face && a.jokerable == b.jokerable && slices.Equal(a.tiles, b.tiles)
+}
+
+// rest returns what the variant still needs once the exposures are placed, choosing the
+// placement that leaves the fewest tiles missing from concealed. ok is false when the
+// exposures do not fit the variant.
+func (v *variant) rest(exp []Exposure, concealed *tile.Counts) (fixed, jok tile.Counts, ok bool) {
+	best := -1
+	v.placements(exp, func(f, j *tile.Counts) bool {
+		a := awayFrom(concealed, f, j)
+		if best < 0 || a < best {
+			best, fixed, jok, ok = a, *f, *j, true
+		}
+		return a == 0
+	})
+	return fixed, jok, ok
 }
 
 // takes reports whether an exposure is exactly this group: the same tiles, with jokers only
