@@ -11,5 +11,5 @@ if [ $# -gt 0 ]; then exec bin/siamesed "$@"; fi
 card=configs/cards/example.yaml
 set -x
 bin/siamesed card check "$card"
-bin/siamesed card match --card "$card" F F F F 2 0 2 6 3C 3C 3C 3D 3D 3D
+bin/siamesed card match --card "$card" F F F F 2C 0 2C 6C 2B 0 2B 6B GD GD
 bin/siamesed card advise --card "$card" --tiles "1B 1B 1B 3B 3B 3B 5B 5B 5B 7B 7B 9B 9B F F N N E E W W S S 2C 4C 6C 8C" --top 3
