@@ -4,10 +4,13 @@ package configs
 
 import "embed"
 
-// Files holds configs/cards/*.yaml.
+// Files holds configs/cards/*.yaml and configs/rules/*.yaml.
 //
-//go:embed cards/*.yaml
+//go:embed cards/*.yaml rules/*.yaml
 var Files embed.FS
 
 // ExampleCard is the path of the example card inside Files.
 const ExampleCard = "cards/example.yaml"
+
+// Rules returns the named ruleset file, e.g. "siamese" -> rules/siamese.yaml.
+func Rules(name string) ([]byte, error) { return Files.ReadFile("rules/" + name + ".yaml") }

@@ -1,0 +1,163 @@
+package game
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/siamesetable/siamesed/engine/card"
+	"github.com/siamesetable/siamesed/engine/tile"
+)
+
+func (p *play) call() error {
+	last := p.s.Last
+	if last == nil {
+		if len(p.s.Discards) == 0 {
+			return errors.New("there is no discard to call")
+		}
+		// The tile was covered by the next draw (NMJL tournament rule 2), but the table says it
+		// was taken: apply it and flag it.
+		p.infraction("covered", "called a discard that was already covered")
+		last = &Discard{Tile: p.s.Discards[len(p.s.Discards)-1], Seat: -1}
+	}
+	if last.Seat == p.a.Seat {
+		return errors.New("a player cannot call their own discard")
+	}
+	if p.a.Tiles[0] != last.Tile && !slices.Contains(p.a.Tiles, last.Tile) {
+		return fmt.Errorf("the call does not include the discard %v", last.Tile)
+	}
+	if !p.seat().Racks[p.a.Rack-1].Live() {
+		p.infraction("dead-call", fmt.Sprintf("rack %d is not live and cannot call", p.a.Rack))
+	}
+	rest := slices.Clone(p.a.Tiles)
+	rest = slices.Delete(rest, slices.Index(rest, last.Tile), slices.Index(rest, last.Tile)+1)
+	if err := p.takeConcealed(rest, p.a.Rack); err != nil {
+		return err
+	}
+	p.s.Discards = p.s.Discards[:len(p.s.Discards)-1]
+	rk := p.rack(p.a.Rack)
+	if p.a.For == "mahjong" {
+		p.s.Pending = &Call{Seat: p.a.Seat, Rack: p.a.Rack, Thrower: last.Seat, Exposed: len(rk.Exposures)}
+		rk.Concealed[last.Tile]++
+	} else {
+		rk.Exposures = append(rk.Exposures, Exposure{Tiles: slices.Clone(p.a.Tiles)})
+		if !isPungLike(p.a.Tiles) {
+			p.infraction("exposure-shape", fmt.Sprintf("%s is not a pung, kong or quint: only those are exposed before Mah Jongg", tile.Format(p.a.Tiles)))
+		}
+		p.checkExposures(p.a.Seat, p.a.Rack)
+	}
+	p.s.Last = nil
+	p.s.Turn = p.a.Seat
+	p.s.Phase = PhaseDiscard
+	p.checkCount(p.s.expectedOffTurn() + 1)
+	return nil
+}
+
+// isPungLike: three or more of one natural tile, jokers allowed.
+func isPungLike(fs []tile.Face) bool {
+	face := tile.NoFace
+	for _, f := range fs {
+		if f == tile.Joker {
+			continue
+		}
+		if face != tile.NoFace && f != face {
+			return false
+		}
+		face = f
+	}
+	return len(fs) >= 3 && face != tile.NoFace
+}
+
+// checkExposures kills a rack whose exposures fit no hand on the card (siamese 11: "a player's
+// hand should be declared dead if the combined exposures do not match a hand"). The newest
+// exposure is the one that made it dead.
+func (p *play) checkExposures(seat, rack int) {
+	rk := &p.s.Seats[seat].Racks[rack-1]
+	if !rk.Live() || len(p.s.Card.Possible(rk.cardExposures())) > 0 {
+		return
+	}
+	p.kill(seat, rack, "exposures fit no hand on the card", "dead-exposures", len(rk.Exposures)-1)
+}
+
+func (p *play) exchange() error {
+	t := p.a.Target
+	if t.Seat < 0 || t.Seat >= len(p.s.Seats) || t.Rack < 1 || t.Rack > 2 {
+		return fmt.Errorf("no rack %d at seat %d", t.Rack, t.Seat)
+	}
+	rk := &p.s.Seats[t.Seat].Racks[t.Rack-1]
+	if t.Exposure < 0 || t.Exposure >= len(rk.Exposures) {
+		return fmt.Errorf("seat %d rack %d has no exposure %d", t.Seat, t.Rack, t.Exposure)
+	}
+	e := &rk.Exposures[t.Exposure]
+	natural := p.a.Tiles[0]
+	ji := slices.Index(e.Tiles, tile.Joker)
+	if ji < 0 {
+		return fmt.Errorf("exposure %s holds no joker", tile.Format(e.Tiles))
+	}
+	if !slices.Contains(e.Tiles, natural) || natural == tile.Joker {
+		return fmt.Errorf("%v does not match the exposure %s", natural, tile.Format(e.Tiles))
+	}
+	// Refused exchanges leave the table as it was: the referee asks the player to undo them.
+	switch {
+	case rk.MahJongg != nil:
+		p.infraction("joker-from-mahjong", "a joker cannot be taken from an exposed Mah Jongg")
+		return nil
+	case e.Killed:
+		p.infraction("joker-from-killer", "a joker cannot be taken from the exposure that made a hand dead")
+		return nil
+	case p.a.Seat != p.s.Turn || p.s.Phase != PhaseDiscard:
+		p.infraction("exchange-turn", "a joker is exchanged only in one's own turn, after picking")
+		return nil
+	}
+	to := p.rackOr1()
+	if err := p.takeConcealed([]tile.Face{natural}, to); err != nil {
+		return err
+	}
+	e.Tiles = slices.Clone(e.Tiles)
+	e.Tiles[ji] = natural
+	p.rack(to).Concealed[tile.Joker]++
+	return nil
+}
+
+func (p *play) move() error {
+	from, to := p.rack(p.a.Rack), p.rack(p.a.To)
+	c, err := tile.CountsOf(p.a.Tiles)
+	if err != nil {
+		return err
+	}
+	if !from.Concealed.Sub(&c) {
+		return fmt.Errorf("rack %d does not hold %s in it", p.a.Rack, tile.Format(p.a.Tiles))
+	}
+	to.Concealed.Add(&c)
+	return nil
+}
+
+// fixRack moves an exposure to the player's other rack, allowed until the turn's discard
+// (masters "correction rule").
+func (p *play) fixRack() error {
+	t := p.a.Target
+	if t.Seat != p.a.Seat || t.Rack < 1 || t.Rack > 2 {
+		return errors.New("a player corrects only their own exposures")
+	}
+	from := p.rack(t.Rack)
+	if t.Exposure < 0 || t.Exposure >= len(from.Exposures) {
+		return fmt.Errorf("rack %d has no exposure %d", t.Rack, t.Exposure)
+	}
+	if p.s.Turn != p.a.Seat || p.s.Phase != PhaseDiscard || t.Exposure != len(from.Exposures)-1 || p.s.Rules.quote("fix-rack") == "" {
+		p.infraction("fix-rack", "an exposure may be moved to the right rack only by its owner, before the turn's discard, where the rules allow it")
+		return nil
+	}
+	e := from.Exposures[t.Exposure]
+	from.Exposures = from.Exposures[:t.Exposure]
+	if e.Killed { // the wrong-rack exposure made it dead: the correction revives it
+		from.Dead = ""
+		e.Killed = false
+	}
+	to := p.rack(3 - t.Rack)
+	to.Exposures = append(to.Exposures, e)
+	p.checkExposures(p.a.Seat, 3-t.Rack)
+	return nil
+}
+
+// exposuresOf returns card exposures for a rack's exposed groups.
+func exposuresOf(r *Rack) []card.Exposure { return r.cardExposures() }

@@ -1,0 +1,134 @@
+package game
+
+import (
+	"bytes"
+	"fmt"
+	"maps"
+
+	"github.com/siamesetable/siamesed/engine/tile"
+	"gopkg.in/yaml.v3"
+)
+
+// Ruleset is one named set of rules, as data (configs/rules/*.yaml). Every choice the rule texts
+// make differently is a field here; docs/rules.md gives each field's source sentence.
+type Ruleset struct {
+	Name    string `yaml:"name"`
+	Source  string `yaml:"source"`  // the rule text it follows
+	Players int    `yaml:"players"` // 2, 3 or 4; each plays two racks
+	Set     string `yaml:"set"`     // tile set: american, royale-4, royale-3
+
+	DealEast   int  `yaml:"deal_east"`   // tiles East is dealt
+	DealOthers int  `yaml:"deal_others"` // tiles every other seat is dealt
+	EastDraws  bool `yaml:"east_draws"`  // East draws before the first discard (Masters: 27 each)
+
+	// TwoDead: what happens when a player's two racks are dead: "end" (the game ceases) or
+	// "play_on" (the others play on).
+	TwoDead string `yaml:"two_dead"`
+	// TwoDeadPays: in "end", the dead player pays this many times the opponent's exposed Mah
+	// Jongg, or the card's lowest value if none (Siamese rule 12: 4).
+	TwoDeadPays int `yaml:"two_dead_pays"`
+	// TwoDeadPenalty: points to the player with two dead hands (Masters: -100).
+	TwoDeadPenalty int `yaml:"two_dead_penalty"`
+
+	Scoring Scoring `yaml:"scoring"`
+
+	// Rules quotes each rule this ruleset enforces, by id, for infraction verdicts.
+	Rules map[string]string `yaml:"rules"`
+}
+
+// Scoring is how Mah Jonggs and penalties turn into points.
+type Scoring struct {
+	JokerlessDouble           bool `yaml:"jokerless_double"`                // first MJ jokerless: x2
+	JokerlessExceptSingles    bool `yaml:"jokerless_except_singles"`        // ...but not for singles and pairs
+	NoJokerlessDoubleForQuint bool `yaml:"no_jokerless_double_quint"`       // Royale: no double for a quint hand
+	SecondMultiplier          int  `yaml:"second_multiplier"`               // second MJ x2
+	SecondJokerlessDouble     bool `yaml:"second_jokerless_double"`         // and x2 again if jokerless
+	SecondJokerlessExcept     bool `yaml:"second_jokerless_except_singles"` // excluding singles and pairs
+	BothAtOnceMultiplier      int  `yaml:"both_at_once_multiplier"`         // two MJ declared together: each x2
+	SecondDiscardPenalty      int  `yaml:"second_discard_penalty"`          // to the thrower of an opponent's 2nd MJ
+	WallGameBonus             int  `yaml:"wall_game_bonus"`                 // each player, wall game, no MJ
+
+	// Tournament options (nmjl-tournament-rules.txt), combinable with any ruleset.
+	SelfPickedBonus        int `yaml:"self_picked_bonus"`        // +10 picking your own MJ
+	JokerlessBonus         int `yaml:"jokerless_bonus"`          // +10 no joker, singles and pairs too
+	WallGameLiveBonus      int `yaml:"wall_game_live_bonus"`     // +10 to players still live at a wall game
+	ThrowIntoTwoPenalty    int `yaml:"throw_into_two_penalty"`   // MJ thrown to a player with 2 exposures
+	ThrowIntoThreePenalty  int `yaml:"throw_into_three_penalty"` // ... 3 exposures, or 2 in a quint hand
+	MahJonggInErrorPenalty int `yaml:"mahjong_in_error_penalty"` // points to a declarer in error
+}
+
+// ParseRuleset reads a ruleset from YAML, strictly, and checks it.
+func ParseRuleset(name string, data []byte) (*Ruleset, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	var r Ruleset
+	if err := dec.Decode(&r); err != nil {
+		return nil, fmt.Errorf("game: ruleset %s: %w", name, err)
+	}
+	if err := r.check(); err != nil {
+		return nil, fmt.Errorf("game: ruleset %s: %w", name, err)
+	}
+	return &r, nil
+}
+
+func (r *Ruleset) check() error {
+	var probs []string
+	bad := func(cond bool, msg string) {
+		if cond {
+			probs = append(probs, msg)
+		}
+	}
+	bad(r.Name == "", "name is empty")
+	bad(r.Players < 2 || r.Players > 4, "players must be 2, 3 or 4")
+	_, err := tile.SetByName(r.Set)
+	bad(err != nil, fmt.Sprintf("set %q unknown", r.Set))
+	bad(r.DealEast <= 0 || r.DealOthers <= 0, "deal_east and deal_others must be positive")
+	bad(r.TwoDead != "end" && r.TwoDead != "play_on", "two_dead must be end or play_on")
+	bad(r.Scoring.SecondMultiplier < 1 || r.Scoring.BothAtOnceMultiplier < 1, "multipliers must be at least 1")
+	if len(probs) > 0 {
+		return fmt.Errorf("%v", probs)
+	}
+	return nil
+}
+
+// TileSet returns the ruleset's tiles.
+func (r *Ruleset) TileSet() tile.Set {
+	s, _ := tile.SetByName(r.Set)
+	return s
+}
+
+// quote returns the text of a rule, for a verdict.
+func (r *Ruleset) quote(id string) string {
+	return r.Rules[id]
+}
+
+// WithOption combines a ruleset with an option file (such as nmjl-tournament.yaml) that sets
+// some scoring fields and adds rule texts; the result is named "base+option".
+func (r *Ruleset) WithOption(name string, data []byte) (*Ruleset, error) {
+	n := *r
+	n.Rules = maps.Clone(r.Rules)
+	var opt struct {
+		Name    string            `yaml:"name"`
+		Source  string            `yaml:"source"`
+		Option  bool              `yaml:"option"`
+		Scoring *Scoring          `yaml:"scoring"`
+		Rules   map[string]string `yaml:"rules"`
+	}
+	sc := n.Scoring
+	opt.Scoring = &sc
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&opt); err != nil {
+		return nil, fmt.Errorf("game: option %s: %w", name, err)
+	}
+	if !opt.Option {
+		return nil, fmt.Errorf("game: %s is a ruleset, not an option (option: true)", name)
+	}
+	n.Scoring = sc
+	n.Name = r.Name + "+" + opt.Name
+	n.Source = r.Source + ", " + opt.Source
+	for k, v := range opt.Rules {
+		n.Rules[k] = v
+	}
+	return &n, nil
+}

@@ -1,0 +1,181 @@
+package game
+
+import (
+	"slices"
+
+	"github.com/siamesetable/siamesed/engine/card"
+	"github.com/siamesetable/siamesed/engine/tile"
+)
+
+// Phase is what the game waits for.
+type Phase string
+
+// Phases of a game.
+const (
+	PhaseDeal    Phase = "deal"    // tiles are being dealt
+	PhaseDraw    Phase = "draw"    // the seat to play draws (or someone calls the last discard)
+	PhaseDiscard Phase = "discard" // the seat to play has drawn or called and must discard
+	PhaseOver    Phase = "over"    // the game has ended (Result says how)
+)
+
+// State is the whole game. It is a value: Apply returns a new State and never changes its input.
+type State struct {
+	Rules *Ruleset   `json:"-"`
+	Card  *card.Card `json:"-"`
+
+	Seats    []Seat      `json:"seats"`
+	Unseen   tile.Counts `json:"-"`         // tiles not dealt or drawn yet: the wall, in aggregate
+	WallLeft int         `json:"wall_left"` // tiles left to draw
+	Discards []tile.Face `json:"discards"`
+	Turn     int         `json:"turn"`
+	Phase    Phase       `json:"phase"`
+	Last     *Discard    `json:"last_discard,omitempty"` // the discard that may still be called
+	Pending  *Call       `json:"pending_mahjong,omitempty"`
+	Seq      int         `json:"seq"` // actions applied
+	Result   *Result     `json:"result,omitempty"`
+}
+
+// Seat is one player and their two racks.
+type Seat struct {
+	Racks     [2]Rack `json:"racks"`
+	Dealt     int     `json:"dealt"`
+	Penalties int     `json:"penalties"` // points from penalties and bonuses so far
+	MahJonggs int     `json:"mahjongs"`
+}
+
+// Rack is one of a seat's racks: concealed tiles in it, exposures on it.
+type Rack struct {
+	Concealed tile.Counts `json:"-"`
+	Exposures []Exposure  `json:"exposures"`
+	Dead      string      `json:"dead,omitempty"` // why the rack is dead; empty while live
+	MahJongg  *MahJongg   `json:"mahjong,omitempty"`
+}
+
+// Exposure is a group laid on a rack.
+type Exposure struct {
+	Tiles []tile.Face `json:"tiles"`
+	// Killed: this exposure made its rack dead; its tiles may not be reused and its jokers not
+	// exchanged (siamese rules 9 and 15).
+	Killed bool `json:"killed,omitempty"`
+}
+
+// MahJongg is a verified Mah Jongg on a rack.
+type MahJongg struct {
+	Hand       string `json:"hand"`
+	Value      int    `json:"value"`
+	Jokerless  bool   `json:"jokerless"`
+	Singles    bool   `json:"singles_and_pairs"`
+	Quint      bool   `json:"quint"`
+	SelfPicked bool   `json:"self_picked"`
+	Thrower    int    `json:"thrower"` // seat that discarded the winning tile; -1 when self-picked
+	Order      int    `json:"order"`   // 1: the seat's first Mah Jongg, 2: its second
+	BothAtOnce bool   `json:"both_at_once"`
+	Exposed    int    `json:"exposed_before"` // exposures on the rack before the winning tile
+	Points     int    `json:"points"`
+}
+
+// Discard is the last discarded tile while it can still be called.
+type Discard struct {
+	Seat  int       `json:"seat"`
+	Tile  tile.Face `json:"tile"`
+	Named tile.Face `json:"named"`
+}
+
+// Call is a discard called for Mah Jongg, waiting for the declaration.
+type Call struct {
+	Seat, Rack, Thrower int
+	Exposed             int // exposures on the rack when the tile was called
+}
+
+// New starts a game: nothing dealt yet, the whole set unseen.
+func New(r *Ruleset, c *card.Card) State {
+	set := r.TileSet()
+	return State{
+		Rules:    r,
+		Card:     c,
+		Seats:    make([]Seat, r.Players),
+		Unseen:   set.Count,
+		WallLeft: set.Count.Total(),
+		Phase:    PhaseDeal,
+	}
+}
+
+// clone copies everything Apply may change, so states never share mutable parts.
+func (s State) clone() State {
+	n := s
+	n.Seats = slices.Clone(s.Seats)
+	for i := range n.Seats {
+		for r := range n.Seats[i].Racks {
+			rk := &n.Seats[i].Racks[r]
+			rk.Exposures = slices.Clone(rk.Exposures)
+			if rk.MahJongg != nil {
+				mj := *rk.MahJongg
+				rk.MahJongg = &mj
+			}
+		}
+	}
+	n.Discards = slices.Clone(s.Discards)
+	if s.Last != nil {
+		l := *s.Last
+		n.Last = &l
+	}
+	if s.Pending != nil {
+		p := *s.Pending
+		n.Pending = &p
+	}
+	return n
+}
+
+// Holding is how many tiles a seat has, in and on both racks.
+func (s *Seat) Holding() int {
+	n := 0
+	for _, r := range s.Racks {
+		n += r.Count()
+	}
+	return n
+}
+
+// Count is how many tiles a rack holds, in and on it.
+func (r *Rack) Count() int {
+	n := r.Concealed.Total()
+	for _, e := range r.Exposures {
+		n += len(e.Tiles)
+	}
+	return n
+}
+
+// Live reports whether a rack can still play for Mah Jongg.
+func (r *Rack) Live() bool { return r.Dead == "" && r.MahJongg == nil }
+
+// Live reports whether the seat still plays: some rack live.
+func (s *Seat) Live() bool { return s.Racks[0].Live() || s.Racks[1].Live() }
+
+// DeadRacks counts the seat's dead racks.
+func (s *Seat) DeadRacks() int {
+	n := 0
+	for _, r := range s.Racks {
+		if r.Dead != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// exposures lists a rack's exposures as card exposures.
+func (r *Rack) cardExposures() []card.Exposure {
+	out := make([]card.Exposure, len(r.Exposures))
+	for i, e := range r.Exposures {
+		out[i] = e.Tiles
+	}
+	return out
+}
+
+// East deals more; expected is what a seat holds between turns once play has begun.
+func (s *State) expectedOffTurn() int { return s.Rules.DealOthers }
+
+func (s *State) dealFor(seat int) int {
+	if seat == 0 {
+		return s.Rules.DealEast
+	}
+	return s.Rules.DealOthers
+}

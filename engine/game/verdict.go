@@ -1,0 +1,60 @@
+package game
+
+// Kind classifies a verdict.
+type Kind string
+
+// Verdict kinds.
+const (
+	Legal       Kind = "legal"
+	Infraction  Kind = "infraction"    // a rule broken; Rule and Quote say which
+	DeadHand    Kind = "dead"          // a rack is dead; Detail says why
+	MahJonggOK  Kind = "mahjong"       // a Mah Jongg verified
+	MahJonggBad Kind = "mahjong_error" // a Mah Jongg declared in error
+	Misdeal     Kind = "misdeal"       // wrong tile count right after the deal: redeal
+	Penalty     Kind = "penalty"       // points to a seat (negative: a penalty)
+	GameOver    Kind = "game_over"     // Result holds the scores
+)
+
+// Verdict is one finding about one action.
+type Verdict struct {
+	Seq    int     `json:"seq"` // the action's number in the log, from 1
+	Kind   Kind    `json:"kind"`
+	Seat   int     `json:"seat"`
+	Rack   int     `json:"rack,omitempty"`
+	Rule   string  `json:"rule,omitempty"`  // ruleset rule id, e.g. "siamese 18C"
+	Quote  string  `json:"quote,omitempty"` // the rule's text
+	Detail string  `json:"detail,omitempty"`
+	Hand   string  `json:"hand,omitempty"`
+	Points int     `json:"points,omitempty"`
+	Result *Result `json:"result,omitempty"`
+}
+
+// Result is how a game ended and what everyone scored.
+type Result struct {
+	Reason    string        `json:"reason"` // second_mahjong, wall_game, two_dead, all_dead, misdeal
+	Scores    []int         `json:"scores"` // per seat
+	Payouts   []Payout      `json:"payouts"`
+	MahJonggs []SeatMahJong `json:"mahjongs"`
+	Dead      []SeatDead    `json:"dead"`
+}
+
+// Payout is money (points) passing from one seat to another at the end.
+type Payout struct {
+	From   int `json:"from"`
+	To     int `json:"to"`
+	Points int `json:"points"`
+}
+
+// SeatMahJong is a Mah Jongg in the result.
+type SeatMahJong struct {
+	Seat int `json:"seat"`
+	Rack int `json:"rack"`
+	MahJongg
+}
+
+// SeatDead is a dead rack in the result.
+type SeatDead struct {
+	Seat  int    `json:"seat"`
+	Rack  int    `json:"rack"`
+	Cause string `json:"cause"`
+}
