@@ -82,12 +82,16 @@ func (p *play) seat() *Seat { return &p.s.Seats[p.a.Seat] }
 // rack returns the acting seat's rack n (1 or 2).
 func (p *play) rack(n int) *Rack { return &p.s.Seats[p.a.Seat].Racks[n-1] }
 
-// rackOr1 is the action's rack, or rack 1 when none is given.
+// rackOr1 is the action's rack or, when none is given, rack 1 unless rack 1 holds a declared
+// Mah Jongg (a drawn tile goes in the rack still playing).
 func (p *play) rackOr1() int {
-	if p.a.Rack == 0 {
-		return 1
+	switch {
+	case p.a.Rack != 0:
+		return p.a.Rack
+	case p.seat().Racks[0].MahJongg != nil:
+		return 2
 	}
-	return p.a.Rack
+	return 1
 }
 
 // takeFromWall removes tiles from the unseen tiles; they must exist there.
@@ -165,8 +169,11 @@ func (p *play) draw() error {
 	if err := p.takeFromWall(p.a.Tiles); err != nil {
 		return err
 	}
-	if p.a.Seat != p.s.Turn || p.s.Phase != PhaseDraw {
-		p.infraction("no-picking-ahead", fmt.Sprintf("seat %d drew out of turn (turn: seat %d, %s)", p.a.Seat, p.s.Turn, p.s.Phase))
+	switch {
+	case p.a.Seat == p.s.Turn && p.s.Phase == PhaseDiscard:
+		p.infraction("no-picking-ahead", fmt.Sprintf("seat %d drew again before discarding", p.a.Seat))
+	case p.a.Seat != p.s.Turn || p.s.Phase != PhaseDraw:
+		p.infraction("no-picking-ahead", fmt.Sprintf("seat %d drew out of turn (seat %d is to %s)", p.a.Seat, p.s.Turn, p.s.Phase))
 	}
 	p.rack(p.rackOr1()).Concealed[p.a.Tiles[0]]++
 	p.s.Last = nil // covered: no longer callable

@@ -152,6 +152,8 @@ func (p *play) fixRack() error {
 	if e.Killed { // the wrong-rack exposure made it dead: the correction revives it
 		from.Dead = ""
 		e.Killed = false
+		p.verdict(Verdict{Kind: Legal, Rack: t.Rack, Rule: p.s.Rules.Name + " fix-rack", Quote: p.s.Rules.quote("fix-rack"),
+			Detail: fmt.Sprintf("exposure moved to rack %d: rack %d is live again", 3-t.Rack, t.Rack)})
 	}
 	to := p.rack(3 - t.Rack)
 	to.Exposures = append(to.Exposures, e)

@@ -21,8 +21,10 @@ func (p *play) checkEnd() {
 		p.endGame("all_dead")
 		return
 	}
-	if p.s.Phase != PhaseDeal && !p.s.Seats[p.s.Turn].Live() && p.s.Phase == PhaseDraw {
+	// A seat that stopped playing (two dead hands where play goes on) passes its turn.
+	if p.s.Phase != PhaseDeal && !p.s.Seats[p.s.Turn].Live() {
 		p.s.Turn = p.nextLive(p.s.Turn)
+		p.s.Phase = PhaseDraw
 	}
 }
 
@@ -107,8 +109,9 @@ func mahjongPoints(sc *Scoring, mj *MahJongg) int {
 }
 
 // twoDead: siamese 12 — the game ceases and the dead player pays the opponent four times the
-// opponent's exposed Mah Jongg, or four times the card's lowest value: that payment is the
-// settlement, replacing the Mah Jongg's own points. Masters: the dead player gets -100.
+// opponent's exposed Mah Jongg, or four times the card's lowest value: the opponent scores that
+// instead of the Mah Jongg's own points, the dead player nothing, so the payout (the difference)
+// is exactly the payment. Masters: the dead player gets -100.
 func twoDead(s *State, r *Result) {
 	for i := range s.Seats {
 		if s.Seats[i].DeadRacks() != 2 {
@@ -118,7 +121,7 @@ func twoDead(s *State, r *Result) {
 		if s.Rules.TwoDeadPays == 0 {
 			continue
 		}
-		r.Scores[i] = 0
+		r.Scores[i] = s.Seats[i].Penalties
 		for j := range s.Seats {
 			if j == i {
 				continue
@@ -129,9 +132,7 @@ func twoDead(s *State, r *Result) {
 					base = rk.MahJongg.Value
 				}
 			}
-			pay := s.Rules.TwoDeadPays * base
-			r.Scores[i] -= pay
-			r.Scores[j] = pay
+			r.Scores[j] = s.Seats[j].Penalties + s.Rules.TwoDeadPays*base
 		}
 	}
 }
