@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/siamesetable/siamesed/configs"
@@ -60,7 +61,16 @@ func loadCard(path string) (*card.Card, error) {
 		}
 		return card.Parse("configs/"+configs.ExampleCard, data)
 	}
-	return card.Load(path)
+	return loadCardFile(path)
+}
+
+// loadCardFile reads and compiles a card file (the engine does no file I/O itself).
+func loadCardFile(path string) (*card.Card, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("card: %w", err)
+	}
+	return card.Parse(path, data)
 }
 
 func writeJSON(w io.Writer, v any) error {
@@ -93,7 +103,7 @@ func cardCheck(_ context.Context, args []string, stdout, stderr io.Writer) error
 	var out []summary
 	bad := 0
 	for _, path := range args {
-		c, err := card.Load(path)
+		c, err := loadCardFile(path)
 		if err != nil {
 			fmt.Fprintln(stderr, err)
 			bad++

@@ -3,7 +3,6 @@ package card
 import (
 	"errors"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 
@@ -37,15 +36,6 @@ func (e *LoadError) Error() string {
 }
 
 func (e *LoadError) Unwrap() error { return ErrInvalidCard }
-
-// Load reads and compiles a card file.
-func Load(path string) (*Card, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("card: %w", err)
-	}
-	return Parse(path, data)
-}
 
 // Parse compiles a card from YAML; name is used in error messages. On failure the error is a
 // *LoadError with every problem found.

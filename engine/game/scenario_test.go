@@ -40,7 +40,11 @@ func loadRules(t testing.TB, spec string) *Ruleset {
 
 func loadCard(t testing.TB) *card.Card {
 	t.Helper()
-	c, err := card.Load("testdata/card.yaml")
+	data, err := os.ReadFile("testdata/card.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := card.Parse("testdata/card.yaml", data)
 	if err != nil {
 		t.Fatal(err)
 	}
