@@ -43,6 +43,18 @@ type Action struct {
 	Named *tile.Face `json:"named,omitempty"`
 	// Target, on an exchange or fix_rack: the exposure acted on.
 	Target *Target `json:"target,omitempty"`
+	// Rivals, on a call: the other seats that called the same discard, which the call won.
+	Rivals []Rival `json:"rivals,omitempty"`
+	// Both, on a call for Mah Jongg: the tile completes Mah Jonggs on both racks at once (a
+	// double Siamese Mah Jongg, first in masters' claim priority).
+	Both bool `json:"both,omitempty"`
+}
+
+// Rival is another claim on the same discard.
+type Rival struct {
+	Seat int    `json:"seat"`
+	For  string `json:"for,omitempty"` // exposure (default) or mahjong
+	Both bool   `json:"both,omitempty"`
 }
 
 // Target names one exposure on the table.
@@ -85,6 +97,11 @@ func (a Action) check() error {
 	case ActCall:
 		if a.For != "" && a.For != "exposure" && a.For != "mahjong" {
 			return need(false, "for must be exposure or mahjong, got %q", a.For)
+		}
+		for _, r := range a.Rivals {
+			if r.For != "" && r.For != "exposure" && r.For != "mahjong" {
+				return need(false, "rival for must be exposure or mahjong, got %q", r.For)
+			}
 		}
 		if a.For == "mahjong" {
 			return need(len(a.Tiles) == 1 && a.Rack != 0, "for mahjong needs the called tile and the rack")

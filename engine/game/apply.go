@@ -52,7 +52,7 @@ func Apply(s State, a Action) (State, []Verdict, error) {
 		p.checkEnd()
 	}
 	if len(p.v) == 0 {
-		p.verdict(Verdict{Kind: Legal})
+		p.verdict(Verdict{Kind: Legal, Seat: a.Seat})
 	}
 	return p.s, p.v, nil
 }
@@ -66,9 +66,6 @@ type play struct {
 
 func (p *play) verdict(v Verdict) {
 	v.Seq = p.s.Seq
-	if v.Kind != GameOver && v.Seat == 0 && v.Kind != Misdeal {
-		v.Seat = p.a.Seat
-	}
 	p.v = append(p.v, v)
 }
 

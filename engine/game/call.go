@@ -26,6 +26,8 @@ func (p *play) call() error {
 	if p.a.Tiles[0] != last.Tile && !slices.Contains(p.a.Tiles, last.Tile) {
 		return fmt.Errorf("the call does not include the discard %v", last.Tile)
 	}
+	p.checkPriority(last.Seat)
+	p.misnamedCall(last)
 	if !p.seat().Racks[p.a.Rack-1].Live() {
 		p.infraction("dead-call", fmt.Sprintf("rack %d is not live and cannot call", p.a.Rack))
 	}
@@ -152,7 +154,7 @@ func (p *play) fixRack() error {
 	if e.Killed { // the wrong-rack exposure made it dead: the correction revives it
 		from.Dead = ""
 		e.Killed = false
-		p.verdict(Verdict{Kind: Legal, Rack: t.Rack, Rule: p.s.Rules.Name + " fix-rack", Quote: p.s.Rules.quote("fix-rack"),
+		p.verdict(Verdict{Kind: Legal, Seat: p.a.Seat, Rack: t.Rack, Rule: p.s.Rules.Name + " fix-rack", Quote: p.s.Rules.quote("fix-rack"),
 			Detail: fmt.Sprintf("exposure moved to rack %d: rack %d is live again", 3-t.Rack, t.Rack)})
 	}
 	to := p.rack(3 - t.Rack)
@@ -163,3 +165,59 @@ func (p *play) fixRack() error {
 
 // exposuresOf returns card exposures for a rack's exposed groups.
 func exposuresOf(r *Rack) []card.Exposure { return r.cardExposures() }
+
+// checkPriority reports a call that won over a rival with a better claim (siamese royale 6:
+// "claimed by the player CLOSEST to the discarder"; masters: "a Double Siamese Mah Jongg claim
+// takes precedence").
+func (p *play) checkPriority(discarder int) {
+	if discarder < 0 {
+		return
+	}
+	n := len(p.s.Seats)
+	dist := func(seat int) int { return (seat - discarder + n) % n }
+	rank := func(seat int, forMJ, both bool) [2]int {
+		first := 1
+		switch p.s.Rules.ClaimPriority {
+		case "mahjong_then_closest":
+			if forMJ {
+				first = 0
+			}
+		case "double_then_closest":
+			if both {
+				first = 0
+			}
+		}
+		return [2]int{first, dist(seat)}
+	}
+	me := rank(p.a.Seat, p.a.For == "mahjong", p.a.Both)
+	for _, r := range p.a.Rivals {
+		if r.Seat == p.a.Seat || r.Seat < 0 || r.Seat >= n {
+			continue
+		}
+		them := rank(r.Seat, r.For == "mahjong", r.Both)
+		if them[0] < me[0] || (them[0] == me[0] && them[1] < me[1]) {
+			p.infraction("claim-priority", fmt.Sprintf("seat %d's claim had priority over seat %d's", r.Seat, p.a.Seat))
+		}
+	}
+}
+
+// misnamedCall scores a called discard the discarder named wrongly (NMJL tournament penalties 2
+// and 3; masters "misnamed discard": a Mah Jongg claim still stands).
+func (p *play) misnamedCall(last *Discard) {
+	if last.Seat < 0 || last.Named == last.Tile {
+		return
+	}
+	sc := p.s.Scoring()
+	pen := sc.MisnamedExposure
+	if p.a.For == "mahjong" {
+		pen = sc.MisnamedMahJongg
+		for i := range p.s.Seats {
+			if i != last.Seat && sc.MisnamedOthers != 0 {
+				p.penalty(i, sc.MisnamedOthers, "misnamed")
+			}
+		}
+	}
+	if pen != 0 {
+		p.penalty(last.Seat, pen, "misnamed")
+	}
+}

@@ -85,8 +85,15 @@ func (p *play) mahjongInError(racks, bad []int, pend *Call) {
 		p.verdict(Verdict{Kind: MahJonggBad, Seat: p.a.Seat, Rack: r, Rule: p.s.Rules.Name + " mahjong-in-error",
 			Quote: p.s.Rules.quote("mahjong-in-error"), Detail: fmt.Sprintf("rack %d does not hold a hand on the card", r)})
 	}
-	if p.s.Scoring().MahJonggInErrorPenalty != 0 {
-		p.penalty(p.a.Seat, p.s.Scoring().MahJonggInErrorPenalty, "mahjong-in-error")
+	if sc := p.s.Scoring(); sc.MahJonggInErrorPenalty != 0 || sc.MahJonggInErrorOthers != 0 {
+		if sc.MahJonggInErrorPenalty != 0 {
+			p.penalty(p.a.Seat, sc.MahJonggInErrorPenalty, "mahjong-in-error")
+		}
+		for i := range p.s.Seats {
+			if i != p.a.Seat && sc.MahJonggInErrorOthers != 0 {
+				p.penalty(i, sc.MahJonggInErrorOthers, "mahjong-in-error")
+			}
+		}
 	}
 	for _, r := range racks {
 		rk := p.rack(r)

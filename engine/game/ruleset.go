@@ -30,6 +30,11 @@ type Ruleset struct {
 	// TwoDeadPenalty: points to the player with two dead hands (Masters: -100).
 	TwoDeadPenalty int `yaml:"two_dead_penalty"`
 
+	// ClaimPriority decides between players calling one discard: "closest" (closest in turn to
+	// the discarder, whatever the claim), "mahjong_then_closest" (a Mah Jongg claim first), or
+	// "double_then_closest" (masters: a double Siamese Mah Jongg first, then closest).
+	ClaimPriority string `yaml:"claim_priority"`
+
 	Scoring Scoring `yaml:"scoring"`
 
 	// Rules quotes each rule this ruleset enforces, by id, for infraction verdicts.
@@ -49,12 +54,16 @@ type Scoring struct {
 	WallGameBonus             int  `yaml:"wall_game_bonus"`                 // each player, wall game, no MJ
 
 	// Tournament options (nmjl-tournament-rules.txt), combinable with any ruleset.
-	SelfPickedBonus        int `yaml:"self_picked_bonus"`        // +10 picking your own MJ
-	JokerlessBonus         int `yaml:"jokerless_bonus"`          // +10 no joker, singles and pairs too
-	WallGameLiveBonus      int `yaml:"wall_game_live_bonus"`     // +10 to players still live at a wall game
-	ThrowIntoTwoPenalty    int `yaml:"throw_into_two_penalty"`   // MJ thrown to a player with 2 exposures
-	ThrowIntoThreePenalty  int `yaml:"throw_into_three_penalty"` // ... 3 exposures, or 2 in a quint hand
-	MahJonggInErrorPenalty int `yaml:"mahjong_in_error_penalty"` // points to a declarer in error
+	SelfPickedBonus        int `yaml:"self_picked_bonus"`         // +10 picking your own MJ
+	JokerlessBonus         int `yaml:"jokerless_bonus"`           // +10 no joker, singles and pairs too
+	WallGameLiveBonus      int `yaml:"wall_game_live_bonus"`      // +10 to players still live at a wall game
+	ThrowIntoTwoPenalty    int `yaml:"throw_into_two_penalty"`    // MJ thrown to a player with 2 exposures
+	ThrowIntoThreePenalty  int `yaml:"throw_into_three_penalty"`  // ... 3 exposures, or 2 in a quint hand
+	MahJonggInErrorPenalty int `yaml:"mahjong_in_error_penalty"`  // points to a declarer in error
+	MahJonggInErrorOthers  int `yaml:"mahjong_in_error_others"`   // points to every other seat
+	MisnamedExposure       int `yaml:"misnamed_exposure_penalty"` // a misnamed discard wanted for an exposure
+	MisnamedMahJongg       int `yaml:"misnamed_mahjong_penalty"`  // ... wanted for Mah Jongg
+	MisnamedOthers         int `yaml:"misnamed_others_bonus"`     // ... to every seat but the miscaller
 }
 
 // ParseRuleset reads a ruleset from YAML, strictly, and checks it.
@@ -84,6 +93,8 @@ func (r *Ruleset) check() error {
 	bad(err != nil, fmt.Sprintf("set %q unknown", r.Set))
 	bad(r.DealEast <= 0 || r.DealOthers <= 0, "deal_east and deal_others must be positive")
 	bad(r.TwoDead != "end" && r.TwoDead != "play_on", "two_dead must be end or play_on")
+	bad(r.ClaimPriority != "closest" && r.ClaimPriority != "mahjong_then_closest" && r.ClaimPriority != "double_then_closest",
+		"claim_priority must be closest, mahjong_then_closest or double_then_closest")
 	bad(r.Scoring.SecondMultiplier < 1 || r.Scoring.BothAtOnceMultiplier < 1, "multipliers must be at least 1")
 	if len(probs) > 0 {
 		return fmt.Errorf("%v", probs)

@@ -1,0 +1,223 @@
+// Package config reads hardware profiles (configs/hw/*.yaml): which buses, addresses, pins and
+// slots each rack uses. Nothing about the wiring is hard-coded elsewhere. Load lists every
+// problem at once, each naming its field.
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/siamesetable/siamesed/hw/rack"
+	"gopkg.in/yaml.v3"
+)
+
+// Kinds of profile.
+const (
+	KindPN532    = "pn532"    // PN532 readers over I2C through PCA9548 multiplexers
+	KindMFRC522  = "mfrc522"  // MFRC522 readers over SPI
+	KindLoadCell = "loadcell" // HX711 load cells only: tile counts, no faces
+	KindSim      = "sim"      // simulated racks
+)
+
+// Profile is one hardware profile.
+type Profile struct {
+	Kind        string        `yaml:"kind"`
+	I2CBus      string        `yaml:"i2c_bus"` // periph i2creg name, e.g. "1" for /dev/i2c-1
+	I2CSpeedHz  int           `yaml:"i2c_speed_hz"`
+	Settle      time.Duration `yaml:"settle"`
+	Period      time.Duration `yaml:"period"`
+	Enrolment   string        `yaml:"enrolment"`   // UID -> face file (relative to the profile)
+	Calibration string        `yaml:"calibration"` // load cell calibration file
+	TileGrams   float64       `yaml:"tile_grams"`
+	Racks       []Rack        `yaml:"racks"`
+}
+
+// Rack is one physical rack.
+type Rack struct {
+	Name    string   `yaml:"name"`
+	I2CBus  string   `yaml:"i2c_bus"` // overrides the profile's bus
+	Readers []Reader `yaml:"readers"`
+	Cells   []Cell   `yaml:"cells"`
+}
+
+// Reader is a group of identical readers of one zone: PN532s on Ports of the PCA9548 at Mux, or
+// one MFRC522 on an SPI port with its reset and IRQ pins.
+type Reader struct {
+	Zone  rack.Zone `yaml:"zone"`
+	Mux   uint16    `yaml:"mux"`
+	Ports []int     `yaml:"ports"`
+	Addr  uint16    `yaml:"addr"` // PN532 address, default 0x24
+	SPI   string    `yaml:"spi"`
+	Reset string    `yaml:"reset"`
+	IRQ   string    `yaml:"irq"`
+}
+
+// Cell is the HX711 under one zone.
+type Cell struct {
+	Zone rack.Zone `yaml:"zone"`
+	Clk  string    `yaml:"clk"`
+	Data string    `yaml:"data"`
+}
+
+// Load reads and validates a profile file.
+func Load(path string) (*Profile, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	p, err := Parse(b)
+	if err != nil {
+		return nil, fmt.Errorf("config: %s: %w", path, err)
+	}
+	return p, nil
+}
+
+// Parse decodes a profile, fills defaults and validates it, returning every problem at once.
+func Parse(b []byte) (*Profile, error) {
+	var p Profile
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(&p); err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	p.fill()
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+func (p *Profile) fill() {
+	if p.Settle == 0 {
+		p.Settle = rack.DefaultSettle
+	}
+	if p.Period == 0 {
+		p.Period = rack.DefaultPeriod
+	}
+	if p.I2CSpeedHz == 0 {
+		p.I2CSpeedHz = 100_000
+	}
+	if p.TileGrams == 0 {
+		p.TileGrams = 14
+	}
+	for i := range p.Racks {
+		if p.Racks[i].I2CBus == "" {
+			p.Racks[i].I2CBus = p.I2CBus
+		}
+		for j := range p.Racks[i].Readers {
+			if p.Racks[i].Readers[j].Addr == 0 {
+				p.Racks[i].Readers[j].Addr = 0x24
+			}
+		}
+	}
+}
+
+// Validate lists every problem in the profile.
+func (p *Profile) Validate() error {
+	var errs []error
+	bad := func(field, format string, a ...any) {
+		errs = append(errs, fmt.Errorf("config: %s: %s", field, fmt.Sprintf(format, a...)))
+	}
+	switch p.Kind {
+	case KindPN532, KindMFRC522, KindLoadCell, KindSim:
+	default:
+		bad("kind", "%q is not pn532, mfrc522, loadcell or sim", p.Kind)
+	}
+	if p.Settle < 0 || p.Period < 0 || p.TileGrams < 0 {
+		bad("settle/period/tile_grams", "must not be negative")
+	}
+	if len(p.Racks) == 0 {
+		bad("racks", "no racks")
+	}
+	names := map[string]bool{}
+	pins := map[string]string{} // pin -> first user, to catch a pin wired twice
+	usePin := func(pin, user string) {
+		if pin == "" {
+			return
+		}
+		if first, ok := pins[pin]; ok {
+			bad(user, "pin %s already used by %s", pin, first)
+			return
+		}
+		pins[pin] = user
+	}
+	for i, r := range p.Racks {
+		at := fmt.Sprintf("racks[%d]", i)
+		if r.Name == "" {
+			bad(at+".name", "missing")
+		} else if names[r.Name] {
+			bad(at+".name", "%q used twice", r.Name)
+		}
+		names[r.Name] = true
+		if p.Kind == KindLoadCell && len(r.Readers) > 0 {
+			bad(at+".readers", "a loadcell profile has no readers")
+		}
+		if (p.Kind == KindPN532 || p.Kind == KindMFRC522) && len(r.Readers) == 0 {
+			bad(at+".readers", "none for a %s profile", p.Kind)
+		}
+		used := map[[2]int]bool{}
+		for j, rd := range r.Readers {
+			rat := fmt.Sprintf("%s.readers[%d]", at, j)
+			if !rd.Zone.Valid() {
+				bad(rat+".zone", "%q is not in or on", rd.Zone)
+			}
+			switch p.Kind {
+			case KindPN532:
+				if rd.Mux < 0x70 || rd.Mux > 0x77 {
+					bad(rat+".mux", "%#x is outside the PCA9548 range 0x70-0x77", rd.Mux)
+				}
+				if len(rd.Ports) == 0 {
+					bad(rat+".ports", "none")
+				}
+				for _, port := range rd.Ports {
+					if port < 0 || port > 7 {
+						bad(rat+".ports", "port %d is not 0-7", port)
+					} else if used[[2]int{int(rd.Mux), port}] {
+						bad(rat+".ports", "mux %#x port %d used twice", rd.Mux, port)
+					}
+					used[[2]int{int(rd.Mux), port}] = true
+				}
+			case KindMFRC522:
+				usePin(rd.Reset, rat+".reset")
+				usePin(rd.IRQ, rat+".irq")
+				if rd.SPI == "" || rd.Reset == "" || rd.IRQ == "" {
+					bad(rat, "an MFRC522 needs spi, reset and irq (periph's driver waits on IRQ for a card)")
+				}
+			}
+		}
+		zones := map[rack.Zone]bool{}
+		for j, c := range r.Cells {
+			cat := fmt.Sprintf("%s.cells[%d]", at, j)
+			if !c.Zone.Valid() {
+				bad(cat+".zone", "%q is not in or on", c.Zone)
+			} else if zones[c.Zone] {
+				bad(cat+".zone", "zone %s has two cells", c.Zone)
+			}
+			zones[c.Zone] = true
+			usePin(c.Clk, cat+".clk")
+			usePin(c.Data, cat+".data")
+			if p.Kind != KindSim && (c.Clk == "" || c.Data == "") {
+				bad(cat, "an HX711 needs clk and data pins")
+			}
+		}
+		if p.Kind == KindLoadCell && len(r.Cells) == 0 {
+			bad(at+".cells", "a loadcell profile needs cells")
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Slots returns the number of reader slots of a rack.
+func (r *Rack) Slots() int {
+	n := 0
+	for _, rd := range r.Readers {
+		if len(rd.Ports) == 0 {
+			n++
+		}
+		n += len(rd.Ports)
+	}
+	return n
+}

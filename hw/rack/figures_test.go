@@ -1,0 +1,134 @@
+package rack_test
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/siamesetable/siamesed/engine/tile"
+	"github.com/siamesetable/siamesed/hw/rack"
+	"github.com/siamesetable/siamesed/hw/sim"
+	"github.com/siamesetable/siamesed/internal/clock"
+)
+
+// TestFigureNoise plays random tile moves on a simulated rack with injected noise and counts
+// false events: a snapshot whose tiles or count differ from what is really there, or a snapshot
+// sent when nothing changed. Goal: none. Run with -v to see the figure.
+func TestFigureNoise(t *testing.T) {
+	for _, noise := range []sim.Noise{
+		{TagDropout: 0.01, WeightSpike: 0.02, GhostTag: 0.005},
+		{TagDropout: 0.05, WeightSpike: 0.05, GhostTag: 0.01},
+	} {
+		noiseRun(t, noise)
+	}
+}
+
+func noiseRun(t *testing.T, noise sim.Noise) {
+	const scans = 20000
+	clk := clock.NewFake(t0)
+	r := sim.New("R1", true, 42)
+	r.SetNoise(noise)
+	m := rack.NewMonitor(clk, rack.DefaultSettle, rack.DefaultPeriod, r)
+	rng := rand.New(rand.NewPCG(7, 7))
+	changed := map[rack.Zone]bool{rack.In: true, rack.On: true}
+	var snaps, falseEvents, moves, missed int
+	for i := 0; i < scans; i++ {
+		if rng.IntN(40) == 0 { // a move every ~2 s
+			moves++
+			z := rack.Zones[rng.IntN(2)]
+			f := tile.Face(rng.IntN(tile.NumFaces))
+			if c := r.Contents(z); c.Total() > 0 && rng.IntN(2) == 0 {
+				f = c.Faces()[rng.IntN(c.Total())]
+				r.Take(z, f)
+			} else {
+				r.Put(z, f)
+			}
+			if changed[z] {
+				missed++ // the previous change of this zone never settled
+			}
+			changed[z] = true
+		}
+		for _, s := range m.Step(context.Background()) {
+			snaps++
+			truth := r.Contents(s.Zone)
+			got := s.Counts()
+			if s.Quality == rack.OK && (got != truth || s.Count != truth.Total()) || s.Count != truth.Total() {
+				falseEvents++
+				t.Errorf("false snapshot at scan %d: %v, truth %v", i, s, truth)
+			} else if !changed[s.Zone] && s.Quality == rack.OK {
+				falseEvents++
+				t.Errorf("snapshot with no change at scan %d: %v", i, s)
+			}
+			if s.Quality == rack.OK {
+				changed[s.Zone] = false
+			}
+		}
+		clk.Advance(rack.DefaultPeriod)
+	}
+	t.Logf("FIGURE false events under noise %+v: %d false of %d snapshots over %d scans (%v simulated); %d moves, %d superseded before settling",
+		noise, falseEvents, snaps, scans, time.Duration(scans)*rack.DefaultPeriod, moves, missed)
+}
+
+// TestFigureSettleLatency measures, with the fake clock, the time from the moment a zone's
+// contents stop changing to the snapshot, for tiles placed at random phases of the scan period.
+func TestFigureSettleLatency(t *testing.T) {
+	for _, period := range []time.Duration{rack.DefaultPeriod, 190 * time.Millisecond} {
+		clk := clock.NewFake(t0)
+		r := sim.New("R1", true, 1)
+		m := rack.NewMonitor(clk, rack.DefaultSettle, period, r)
+		rng := rand.New(rand.NewPCG(1, 2))
+		step := time.Millisecond
+		var minL, maxL, sum time.Duration
+		const trials = 200
+		for i := 0; i < trials; i++ {
+			// Let everything settle, then place a tile at a random millisecond of the period.
+			for j := 0; j < 20; j++ {
+				m.Step(context.Background())
+				clk.Advance(period)
+			}
+			phase := time.Duration(rng.IntN(int(period/step))) * step
+			clk.Advance(phase)
+			placed := clk.Now()
+			r.Put(rack.In, tile.Flower)
+			clk.Advance(period - phase)
+			var lat time.Duration
+			for lat == 0 {
+				for _, s := range m.Step(context.Background()) {
+					lat = s.At.Sub(placed)
+				}
+				clk.Advance(period)
+			}
+			if i == 0 || lat < minL {
+				minL = lat
+			}
+			maxL = max(maxL, lat)
+			sum += lat
+		}
+		if minL < rack.DefaultSettle {
+			t.Errorf("a snapshot came %v after the change, inside the settle window", minL)
+		}
+		t.Logf("FIGURE settle-to-snapshot latency (settle %v, scan period %v): min %v mean %v max %v over %d placements",
+			rack.DefaultSettle, period, minL, sum/trials, maxL, trials)
+	}
+}
+
+// BenchmarkMonitorStep is the software cost of one scan cycle of four simulated 19-tile racks
+// (everything but the bus time): observation, signature and settling.
+func BenchmarkMonitorStep(b *testing.B) {
+	clk := clock.NewFake(t0)
+	var srcs []rack.Source
+	for _, n := range []string{"p1a", "p1b", "p2a", "p2b"} {
+		r := sim.New(n, true, 1)
+		r.Put(rack.In, faces(b, "1B 2B 3B 4C 5C 6C 7D 8D 9D E S W N RD GD")...)
+		r.Put(rack.On, faces(b, "J J F F")...)
+		srcs = append(srcs, r)
+	}
+	m := rack.NewMonitor(clk, 0, 0, srcs...)
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		m.Step(ctx)
+		clk.Advance(rack.DefaultPeriod)
+	}
+}

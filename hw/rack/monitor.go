@@ -1,0 +1,127 @@
+package rack
+
+import (
+	"context"
+	"log/slog"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/siamesetable/siamesed/internal/clock"
+)
+
+// DefaultPeriod is the pause between scans of all racks.
+const DefaultPeriod = 50 * time.Millisecond
+
+// Monitor scans its sources in a loop, settles each zone and hands out snapshots and health.
+type Monitor struct {
+	Clock  clock.Clock
+	Period time.Duration
+	Settle time.Duration
+	Log    *slog.Logger
+
+	sources []Source
+	mu      sync.Mutex
+	stab    map[Key]*Stabiliser
+	health  map[Key][]Fault
+}
+
+// NewMonitor watches sources; zero durations take the defaults.
+func NewMonitor(clk clock.Clock, settle, period time.Duration, sources ...Source) *Monitor {
+	if period <= 0 {
+		period = DefaultPeriod
+	}
+	if settle <= 0 {
+		settle = DefaultSettle
+	}
+	return &Monitor{Clock: clk, Period: period, Settle: settle, Log: slog.New(slog.DiscardHandler),
+		sources: sources, stab: map[Key]*Stabiliser{}, health: map[Key][]Fault{}}
+}
+
+// Step scans every source once at the clock's now and returns the snapshots that settled.
+func (m *Monitor) Step(ctx context.Context) []Snapshot {
+	var out []Snapshot
+	for _, src := range m.sources {
+		obs := src.Scan(ctx)
+		now := m.Clock.Now()
+		m.mu.Lock()
+		for i := range obs {
+			o := &obs[i]
+			k := o.Key()
+			m.noteHealth(k, o.Faults)
+			st := m.stab[k]
+			if st == nil {
+				st = NewStabiliser(m.Settle)
+				m.stab[k] = st
+			}
+			if s, ok := st.Observe(o, now); ok {
+				out = append(out, s)
+			}
+		}
+		m.mu.Unlock()
+	}
+	return out
+}
+
+func (m *Monitor) noteHealth(k Key, fs []Fault) {
+	old := m.health[k]
+	if !slices.Equal(old, fs) {
+		for _, f := range fs {
+			if !slices.Contains(old, f) {
+				m.Log.Warn("rack fault", "rack", f.Rack, "zone", f.Zone, "reader", f.Reader, "kind", f.Kind, "detail", f.Detail)
+			}
+		}
+		if len(fs) == 0 && len(old) > 0 {
+			m.Log.Info("rack zone healthy again", "rack", k.Rack, "zone", k.Zone)
+		}
+	}
+	m.health[k] = slices.Clone(fs)
+}
+
+// Health is the latest fault list of every zone scanned so far, sorted by rack and zone.
+func (m *Monitor) Health() []Health {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	hs := make([]Health, 0, len(m.health))
+	for k, fs := range m.health {
+		hs = append(hs, Health{Rack: k.Rack, Zone: k.Zone, Degraded: len(fs) > 0, Faults: fs})
+	}
+	slices.SortFunc(hs, func(a, b Health) int {
+		if a.Rack != b.Rack {
+			if a.Rack < b.Rack {
+				return -1
+			}
+			return 1
+		}
+		return slices.Index(Zones, a.Zone) - slices.Index(Zones, b.Zone)
+	})
+	return hs
+}
+
+// Health is one rack zone's health report.
+type Health struct {
+	Rack     string  `json:"rack"`
+	Zone     Zone    `json:"zone"`
+	Degraded bool    `json:"degraded"`
+	Faults   []Fault `json:"faults,omitempty"`
+}
+
+// Run scans every Period until ctx ends, calling emit with each settled snapshot. A failing rack
+// only degrades its own snapshots; Run itself returns only ctx's error.
+func (m *Monitor) Run(ctx context.Context, emit func(Snapshot)) error {
+	t, c := m.Clock.NewTimer(m.Period)
+	t.Stop()
+	defer t.Stop()
+	for {
+		for _, s := range m.Step(ctx) {
+			m.Log.Info("rack snapshot", "rack", s.Rack, "zone", s.Zone, "count", s.Count, "quality", s.Quality, "seq", s.Seq)
+			emit(s)
+		}
+		t.Reset(m.Period)
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-c:
+		}
+	}
+}

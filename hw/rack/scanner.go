@@ -1,0 +1,125 @@
+package rack
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/siamesetable/siamesed/engine/tile"
+	"github.com/siamesetable/siamesed/hw/loadcell"
+)
+
+// ErrSilent marks a reader that is on the bus but never answers in time; readers wrap it so the
+// health report can tell "silent" from "bus error".
+var ErrSilent = errors.New("rack: reader silent")
+
+// TagReader is one RFID reader under one tile slot: the UIDs (as hex strings, e.g.
+// "DE:AD:BE:EF") of the tags in its field now.
+type TagReader interface {
+	ReadTags() ([]string, error)
+}
+
+// Weigher is the load cell under one zone.
+type Weigher interface {
+	Count() (loadcell.Count, error)
+}
+
+// Enrolment maps a tag UID to the face of the tile it is glued to.
+type Enrolment interface {
+	Face(uid string) (tile.Face, bool)
+}
+
+// Slot is one reader and the zone it watches.
+type Slot struct {
+	Name   string // e.g. "in-07" or "mux70.3": appears in health reports
+	Zone   Zone
+	Reader TagReader
+}
+
+// Source is anything that scans racks: the hardware Scanner and the simulated racks alike.
+type Source interface {
+	// Scan reads every zone of its rack once.
+	Scan(ctx context.Context) []Observation
+	// Rack names the rack.
+	Rack() string
+}
+
+// Scanner scans one physical rack.
+type Scanner struct {
+	Name     string
+	Slots    []Slot
+	Cells    map[Zone]Weigher
+	Enrolled Enrolment
+}
+
+var _ Source = (*Scanner)(nil)
+
+// Rack names the rack.
+func (s *Scanner) Rack() string { return s.Name }
+
+// Scan reads every slot and load cell once, in order. A scan cut short by ctx returns nothing:
+// half a rack must not look like a rack with fewer tiles.
+func (s *Scanner) Scan(ctx context.Context) []Observation {
+	obs := make([]Observation, len(Zones))
+	idx := map[Zone]*Observation{}
+	for i, z := range Zones {
+		obs[i] = Observation{Rack: s.Name, Zone: z}
+		idx[z] = &obs[i]
+	}
+	for _, sl := range s.Slots {
+		if ctx.Err() != nil {
+			break
+		}
+		o := idx[sl.Zone]
+		o.Tagged = true
+		uids, err := sl.Reader.ReadTags()
+		if err != nil {
+			kind := BusError
+			if errors.Is(err, ErrSilent) {
+				kind = Silent
+			}
+			o.Faults = append(o.Faults, Fault{s.Name, sl.Zone, sl.Name, kind, err.Error()})
+			continue
+		}
+		for _, u := range uids {
+			f, ok := s.Enrolled.Face(u)
+			if !ok {
+				o.Faults = append(o.Faults, Fault{s.Name, sl.Zone, sl.Name, Unenrolled, "tag " + u})
+				continue
+			}
+			o.Tiles[f]++
+		}
+	}
+	if ctx.Err() != nil {
+		return nil
+	}
+	for z, c := range s.Cells {
+		o := idx[z]
+		if o == nil {
+			continue
+		}
+		o.HasCell = true
+		n, err := c.Count()
+		if err != nil {
+			o.Faults = append(o.Faults, Fault{s.Name, z, "loadcell-" + string(z), LoadCellError, err.Error()})
+			continue
+		}
+		o.Weighed, o.WeightTiles, o.WeightSure = true, n.Tiles, n.Sure
+	}
+	for i := range obs {
+		CheckWeight(&obs[i])
+	}
+	return obs
+}
+
+// CheckWeight adds a mismatch fault when a weighed, tagged zone with no other fault counts a
+// different number of tiles by weight than by tag.
+func CheckWeight(o *Observation) {
+	if !o.Tagged || !o.Weighed || !o.WeightSure || len(o.Faults) > 0 {
+		return
+	}
+	if n := o.Tiles.Total(); n != o.WeightTiles {
+		o.Faults = append(o.Faults, Fault{o.Rack, o.Zone, "loadcell-" + string(o.Zone), WeightMismatch,
+			fmt.Sprintf("weight says %d tiles, tags say %d", o.WeightTiles, n)})
+	}
+}

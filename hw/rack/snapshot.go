@@ -1,0 +1,181 @@
+// Package rack turns what a rack's readers and load cells report into settled RackSnapshots, one
+// per rack zone, and health reports naming rack, zone and reader. Only settled snapshots leave
+// the package; a tile is only ever reported from an enrolled tag, never guessed from weight.
+package rack
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/siamesetable/siamesed/engine/tile"
+)
+
+// Zone is where tiles sit on a rack: concealed tiles IN the rack, exposures ON it.
+type Zone string
+
+// The two zones of every rack.
+const (
+	In Zone = "in"
+	On Zone = "on"
+)
+
+// Zones lists the zones in report order.
+var Zones = []Zone{In, On}
+
+// Valid reports whether z is a known zone.
+func (z Zone) Valid() bool { return z == In || z == On }
+
+// Key names one rack zone.
+type Key struct {
+	Rack string
+	Zone Zone
+}
+
+func (k Key) String() string { return k.Rack + "/" + string(k.Zone) }
+
+// Quality says how far a snapshot can be trusted.
+type Quality string
+
+// Qualities, best first.
+const (
+	// OK: tags and weight (where fitted) agree, no reader faults.
+	OK Quality = "ok"
+	// WeightOnly: the zone has load cells and no readers; Count is right, Tiles is empty.
+	WeightOnly Quality = "weight_only"
+	// Disagree: the weight counts a different number of tiles than the tags name.
+	Disagree Quality = "disagree"
+	// Degraded: a reader or load cell failed; Tiles holds only what working readers saw.
+	Degraded Quality = "degraded"
+)
+
+// Snapshot (the RackSnapshot of the design) is the settled content of one rack zone. It is what
+// engine/track consumes: Tiles are faces read from enrolled tags only; Count is the best tile
+// count (weight when the zone is weighed and the weight is unambiguous, else the tag count).
+type Snapshot struct {
+	Seq         uint64      `json:"seq"`
+	At          time.Time   `json:"at"`
+	Rack        string      `json:"rack"`
+	Zone        Zone        `json:"zone"`
+	Tiles       []tile.Face `json:"tiles"`
+	Count       int         `json:"count"`
+	TagCount    int         `json:"tag_count"`
+	WeightCount int         `json:"weight_count"` // -1 when the zone has no load cell
+	Quality     Quality     `json:"quality"`
+	Faults      []Fault     `json:"faults,omitempty"`
+}
+
+// Counts returns Tiles as tile.Counts.
+func (s Snapshot) Counts() tile.Counts {
+	c, _ := tile.CountsOf(s.Tiles)
+	return c
+}
+
+func (s Snapshot) String() string {
+	w := "-"
+	if s.WeightCount >= 0 {
+		w = fmt.Sprint(s.WeightCount)
+	}
+	return fmt.Sprintf("%s/%s count=%d tags=%d weight=%s %s [%s]", s.Rack, s.Zone, s.Count, s.TagCount, w, s.Quality, tile.Format(s.Tiles))
+}
+
+// FaultKind is the class of a fault.
+type FaultKind string
+
+// Fault kinds.
+const (
+	BusError       FaultKind = "bus_error"
+	Silent         FaultKind = "silent_reader"
+	Unenrolled     FaultKind = "unenrolled_tag"
+	WeightMismatch FaultKind = "weight_mismatch"
+	WeightUnsure   FaultKind = "weight_unsure"
+	LoadCellError  FaultKind = "load_cell_error"
+)
+
+// Fault is one problem, named by rack, zone and reader (or load cell).
+type Fault struct {
+	Rack   string    `json:"rack"`
+	Zone   Zone      `json:"zone"`
+	Reader string    `json:"reader"`
+	Kind   FaultKind `json:"kind"`
+	Detail string    `json:"detail,omitempty"`
+}
+
+func (f Fault) String() string {
+	s := fmt.Sprintf("%s/%s %s: %s", f.Rack, f.Zone, f.Reader, f.Kind)
+	if f.Detail != "" {
+		s += ": " + f.Detail
+	}
+	return s
+}
+
+// Observation is one scan of one zone, before settling.
+type Observation struct {
+	Rack string
+	Zone Zone
+	// Tagged: the zone has RFID readers. Tiles holds faces of enrolled tags seen.
+	Tagged bool
+	Tiles  tile.Counts
+	// Weighed: the zone has a load cell and it answered.
+	Weighed     bool
+	WeightTiles int
+	WeightSure  bool
+	HasCell     bool
+	Faults      []Fault
+}
+
+// Key returns the rack zone observed.
+func (o *Observation) Key() Key { return Key{o.Rack, o.Zone} }
+
+// settled reports whether this observation could be a snapshot at all: a weight that is not a
+// whole number of tiles (a hand over the rack, a tile in transit) never settles.
+func (o *Observation) settled() bool { return !o.HasCell || !o.Weighed || o.WeightSure }
+
+// signature is the part of an observation that must stay the same through the settle window.
+func (o *Observation) signature() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%v|%d|%v|%v|", o.Tiles, o.WeightTiles, o.Weighed, o.WeightSure)
+	fs := make([]string, len(o.Faults))
+	for i, f := range o.Faults {
+		fs[i] = string(f.Kind) + "@" + f.Reader
+	}
+	slices.Sort(fs)
+	b.WriteString(strings.Join(fs, ","))
+	return b.String()
+}
+
+// snapshot builds the snapshot an observation settles into.
+func (o *Observation) snapshot() Snapshot {
+	s := Snapshot{Rack: o.Rack, Zone: o.Zone, Tiles: o.Tiles.Faces(), WeightCount: -1}
+	if s.Tiles == nil {
+		s.Tiles = []tile.Face{}
+	}
+	s.TagCount = len(s.Tiles)
+	s.Count = s.TagCount
+	s.Faults = slices.Clone(o.Faults)
+	if o.HasCell && o.Weighed {
+		s.WeightCount = o.WeightTiles
+		s.Count = o.WeightTiles
+	}
+	switch {
+	case len(o.Faults) > 0 && !onlyMismatch(o.Faults):
+		s.Quality = Degraded
+	case !o.Tagged && s.WeightCount >= 0:
+		s.Quality = WeightOnly
+	case s.WeightCount >= 0 && s.WeightCount != s.TagCount:
+		s.Quality = Disagree
+	default:
+		s.Quality = OK
+	}
+	return s
+}
+
+func onlyMismatch(fs []Fault) bool {
+	for _, f := range fs {
+		if f.Kind != WeightMismatch {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,54 @@
+package rack
+
+import (
+	"time"
+)
+
+// DefaultSettle is how long a zone's readings must stay the same before a snapshot leaves.
+const DefaultSettle = 300 * time.Millisecond
+
+// Stabiliser debounces one rack zone. Feed it every observation with the time it was taken; it
+// returns a snapshot only when the same observation has been seen for the whole settle window
+// (at least two readings, spanning Settle), and only when that differs from the last snapshot.
+// A tile in transit, a flapping tag or a hand over the rack keeps changing the readings, so it
+// produces nothing. It is pure: no clock, no goroutine.
+type Stabiliser struct {
+	Settle time.Duration
+
+	cand      string
+	candSince time.Time
+	candReads int
+	last      string
+	emitted   bool
+	seq       uint64
+}
+
+// NewStabiliser returns a stabiliser with the given window (DefaultSettle if zero).
+func NewStabiliser(settle time.Duration) *Stabiliser {
+	if settle <= 0 {
+		settle = DefaultSettle
+	}
+	return &Stabiliser{Settle: settle}
+}
+
+// Observe takes one observation made at now.
+func (s *Stabiliser) Observe(o *Observation, now time.Time) (Snapshot, bool) {
+	if !o.settled() {
+		s.cand, s.candReads = "", 0
+		return Snapshot{}, false
+	}
+	sig := o.signature()
+	if sig != s.cand || s.candReads == 0 {
+		s.cand, s.candSince, s.candReads = sig, now, 1
+		return Snapshot{}, false
+	}
+	s.candReads++
+	if now.Sub(s.candSince) < s.Settle || (s.emitted && sig == s.last) {
+		return Snapshot{}, false
+	}
+	s.last, s.emitted = sig, true
+	s.seq++
+	snap := o.snapshot()
+	snap.Seq, snap.At = s.seq, now
+	return snap, true
+}
