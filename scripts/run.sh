@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs siamesed on its embedded default. Until the daemon exists that is the card tools on the
-# example card: it checks the card, then shows a match and Siamese advice for sample racks.
+# Runs siamesed on its embedded default. Until the daemon exists that is its tools: the example
+# card checked, a match and Siamese advice, a replayed game, and a scan of the simulated racks.
 # Installs what is missing first (see setup.sh). With arguments, runs `siamesed ARGS...` instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,4 +12,8 @@ card=configs/cards/example.yaml
 set -x
 bin/siamesed card check "$card"
 bin/siamesed card match --card "$card" F F F F 2C 0 2C 6C 2B 0 2B 6B GD GD
-bin/siamesed card advise --card "$card" --tiles "1B 1B 1B 3B 3B 3B 5B 5B 5B 7B 7B 9B 9B F F N N E E W W S S 2C 4C 6C 8C" --top 3
+bin/siamesed card advise --card "$card" --top 3 \
+	--tiles "1B 1B 1B 3B 3B 3B 5B 5B 5B 7B 7B 9B 9B F F N N E E W W S S 2C 4C 6C 8C"
+bin/siamesed replay --rules siamese --card engine/game/testdata/card.yaml \
+	engine/game/testdata/scenarios/siamese-17-two-mahjonggs.jsonl
+bin/siamesed hw scan --profile configs/hw/sim.yaml --for 2s
