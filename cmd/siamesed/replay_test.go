@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -57,5 +59,27 @@ func TestReplayErrors(t *testing.T) {
 				t.Errorf("exit %d (want %d)\nstderr %q (want %q)\nstdout has %q: %v", code, tc.code, errs, tc.stderr, tc.actions, strings.Contains(out, tc.actions))
 			}
 		})
+	}
+}
+
+func TestReplaySessionPaysThePot(t *testing.T) {
+	card := "../../engine/game/testdata/card.yaml"
+	code, out, errs := run(t, "replay", "--rules", "siamese", "--card", card, "--pot", "1000", "--triple",
+		scenarioDir+"siamese-17-two-mahjonggs.jsonl", scenarioDir+"siamese-14-wall-game.jsonl", scenarioDir+"siamese-18C-too-many-tiles.jsonl")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var s struct {
+		Games  []json.RawMessage `json:"games"`
+		Totals []int             `json:"totals"`
+		Pot    []struct{ Seat, Amount int }
+	}
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatal(err)
+	}
+	// Totals: 150-20 and 0-0 and 100-0 (rule 12). Tripled 750, -60: seat 0 takes 810 of 1000,
+	// the remaining 190 is shared, 95 each.
+	if len(s.Games) != 3 || fmt.Sprint(s.Totals) != "[250 -20]" || fmt.Sprint(s.Pot) != "[{0 905} {1 95}]" {
+		t.Errorf("games %d totals %v pot %v", len(s.Games), s.Totals, s.Pot)
 	}
 }
