@@ -10,7 +10,7 @@ type Away struct {
 	HandID string        `json:"hand"`
 	Value  int           `json:"value"`
 	Away   int           `json:"away"`   // fewest tiles still to acquire
-	Groups [][]tile.Face `json:"groups"` // the closest concrete hand
+	Groups [][]tile.Face `json:"groups"` // the closest concrete hand (read-only)
 }
 
 // Away returns, for every hand the exposures still allow, the fewest tiles missing from the

@@ -13,7 +13,7 @@ type Match struct {
 	HandID    string        `json:"hand"`
 	Value     int           `json:"value"`
 	Jokerless bool          `json:"jokerless"`
-	Groups    [][]tile.Face `json:"groups"` // the concrete hand the tiles make, group by group
+	Groups    [][]tile.Face `json:"groups"` // the concrete hand the tiles make, group by group (read-only)
 }
 
 // Rack is what one rack holds: concealed tiles in it, exposures on it.

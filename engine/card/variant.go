@@ -10,10 +10,11 @@ import (
 // variant is one concrete way to make a hand: suits and X chosen.
 type variant struct {
 	hand      int32
-	need      []need   // sorted by face, one entry a face
-	groups    []cgroup // the concrete groups, for exposures and for printing
-	mask      uint64   // faces the variant uses
-	fixedMask uint64   // faces that must be natural (singles, pairs, rows)
+	need      []need        // sorted by face, one entry a face
+	groups    []cgroup      // the concrete groups, for exposures and for printing
+	mask      uint64        // faces the variant uses
+	fixedMask uint64        // faces that must be natural (singles, pairs, rows)
+	faces     [][]tile.Face // the groups' tiles, built once, shared read-only by results
 }
 
 // need says how many tiles of a face a variant holds: fixed ones must be natural, jok ones may
@@ -101,6 +102,7 @@ func concrete(hi int, p pattern, suits []tile.Suit, base int, flowerJokers bool)
 			}
 		}
 		v.groups = append(v.groups, cg)
+		v.faces = append(v.faces, cg.tiles)
 	}
 	for f := tile.Face(0); f < tile.NumFaces; f++ {
 		if fixed[f]+jok[f] > 0 {
@@ -139,11 +141,6 @@ func (v variant) key() string {
 	return strings.Join(parts, "|")
 }
 
-// groupFaces returns the concrete groups as tile lists.
-func (v variant) groupFaces() [][]tile.Face {
-	out := make([][]tile.Face, len(v.groups))
-	for i, g := range v.groups {
-		out[i] = slices.Clone(g.tiles)
-	}
-	return out
-}
+// groupFaces returns the concrete groups as tile lists. They are shared by every result that
+// names this variant: callers must not modify them.
+func (v *variant) groupFaces() [][]tile.Face { return v.faces }
