@@ -120,23 +120,40 @@ func cardCheck(_ context.Context, args []string, stdout, stderr io.Writer) error
 	return nil
 }
 
+// rackArgs are the flags and arguments card match and card away share: a card, a rack's
+// exposures, and its concealed tiles as arguments.
+type rackArgs struct {
+	fl      *flag.FlagSet
+	path    *string
+	exposed groupsFlag
+}
+
+func newRackArgs(name string, stderr io.Writer) *rackArgs {
+	ra := &rackArgs{fl: newFlags(name, stderr)}
+	ra.path = ra.fl.String("card", "", "card file (default: the embedded example card)")
+	ra.fl.Var(&ra.exposed, "exposed", "an exposure on the rack, e.g. \"3B 3B J\" (repeat for each)")
+	return ra
+}
+
+// parse reads the arguments and returns the card and the rack.
+func (ra *rackArgs) parse(args []string) (*card.Card, card.Rack, error) {
+	if err := parseFlags(ra.fl, args); err != nil {
+		return nil, card.Rack{}, err
+	}
+	c, err := loadCard(*ra.path)
+	if err != nil {
+		return nil, card.Rack{}, err
+	}
+	concealed, err := tilesArg(ra.fl.Args())
+	return c, card.Rack{Concealed: concealed, Exposed: ra.exposed}, err
+}
+
 func cardMatch(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	fl := newFlags("card match", stderr)
-	path := fl.String("card", "", "card file (default: the embedded example card)")
-	var exposed groupsFlag
-	fl.Var(&exposed, "exposed", "an exposure on the rack, e.g. \"3B 3B J\" (repeat for each)")
-	if err := parseFlags(fl, args); err != nil {
-		return err
-	}
-	c, err := loadCard(*path)
+	ra := newRackArgs("card match", stderr)
+	c, r, err := ra.parse(args)
 	if err != nil {
 		return err
 	}
-	concealed, err := tilesArg(fl.Args())
-	if err != nil {
-		return err
-	}
-	r := card.Rack{Concealed: concealed, Exposed: exposed}
 	if n := r.Total(); n != 14 {
 		return fmt.Errorf("%w: a Mah Jongg is 14 tiles, got %d", errUsage, n)
 	}
@@ -148,27 +165,17 @@ func cardMatch(_ context.Context, args []string, stdout, stderr io.Writer) error
 		Tiles   string          `json:"tiles"`
 		Exposed []card.Exposure `json:"exposed"`
 		Matches []card.Match    `json:"matches"`
-	}{concealed.String(), exposedOrEmpty(exposed), matches})
+	}{r.Concealed.String(), exposedOrEmpty(ra.exposed), matches})
 }
 
 func cardAway(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	fl := newFlags("card away", stderr)
-	path := fl.String("card", "", "card file (default: the embedded example card)")
-	var exposed groupsFlag
-	fl.Var(&exposed, "exposed", "an exposure on the rack (repeat for each)")
-	top := fl.Int("top", 0, "only the closest N hands (0: all)")
-	if err := parseFlags(fl, args); err != nil {
-		return err
-	}
-	c, err := loadCard(*path)
+	ra := newRackArgs("card away", stderr)
+	top := ra.fl.Int("top", 0, "only the closest N hands (0: all)")
+	c, r, err := ra.parse(args)
 	if err != nil {
 		return err
 	}
-	concealed, err := tilesArg(fl.Args())
-	if err != nil {
-		return err
-	}
-	aways := c.Away(concealed, exposed)
+	aways := c.Away(r.Concealed, r.Exposed)
 	sortAways(aways)
 	if *top > 0 && len(aways) > *top {
 		aways = aways[:*top]
@@ -177,7 +184,7 @@ func cardAway(_ context.Context, args []string, stdout, stderr io.Writer) error 
 		Tiles   string          `json:"tiles"`
 		Exposed []card.Exposure `json:"exposed"`
 		Hands   []card.Away     `json:"hands"`
-	}{concealed.String(), exposedOrEmpty(exposed), aways})
+	}{r.Concealed.String(), exposedOrEmpty(ra.exposed), aways})
 }
 
 func cardAdvise(_ context.Context, args []string, stdout, stderr io.Writer) error {
