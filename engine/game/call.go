@@ -145,7 +145,7 @@ func (p *play) fixRack() error {
 	if t.Exposure < 0 || t.Exposure >= len(from.Exposures) {
 		return fmt.Errorf("rack %d has no exposure %d", t.Rack, t.Exposure)
 	}
-	if p.s.Turn != p.a.Seat || p.s.Phase != PhaseDiscard || t.Exposure != len(from.Exposures)-1 || p.s.Rules.quote("fix-rack") == "" {
+	if p.s.Turn != p.a.Seat || p.s.Phase != PhaseDiscard || t.Exposure != len(from.Exposures)-1 || !p.s.Rules.FixRack {
 		p.infraction("fix-rack", "an exposure may be moved to the right rack only by its owner, before the turn's discard, where the rules allow it")
 		return nil
 	}

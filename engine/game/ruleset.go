@@ -35,6 +35,10 @@ type Ruleset struct {
 	// "double_then_closest" (masters: a double Siamese Mah Jongg first, then closest).
 	ClaimPriority string `yaml:"claim_priority"`
 
+	// FixRack: an exposure laid on the wrong rack may be moved before the turn's discard
+	// (masters "correction rule"); elsewhere it stays and the rack is judged as it is.
+	FixRack bool `yaml:"fix_rack"`
+
 	Scoring Scoring `yaml:"scoring"`
 
 	// Rules quotes each rule this ruleset enforces, by id, for infraction verdicts.
