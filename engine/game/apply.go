@@ -166,6 +166,7 @@ func (p *play) draw() error {
 	if err := p.takeFromWall(p.a.Tiles); err != nil {
 		return err
 	}
+	p.passStoppedTurn()
 	switch {
 	case p.a.Seat == p.s.Turn && p.s.Phase == PhaseDiscard:
 		p.infraction("no-picking-ahead", fmt.Sprintf("seat %d drew again before discarding", p.a.Seat))
@@ -205,6 +206,15 @@ func (p *play) discard() error {
 	return nil
 }
 
+// passStoppedTurn: a seat that stopped playing in its own turn (a Mah Jongg and a dead rack)
+// should discard to complete it (siamese 10); when the next seat draws instead, the turn has
+// passed without that discard, which no text makes an infraction.
+func (p *play) passStoppedTurn() {
+	if p.s.Phase == PhaseDiscard && !p.s.Seats[p.s.Turn].Live() && p.a.Seat == p.nextLive(p.s.Turn) {
+		p.s.Turn, p.s.Phase = p.a.Seat, PhaseDraw
+	}
+}
+
 // nextLive is the next seat after from that still plays (from itself if no other does).
 func (p *play) nextLive(from int) int {
 	n := len(p.s.Seats)
@@ -217,18 +227,25 @@ func (p *play) nextLive(from int) int {
 }
 
 // checkCount kills the acting seat's live racks when it holds the wrong number of tiles
-// (siamese 18A and 18C; masters "incorrect tile count").
+// (siamese 18A after a Mah Jongg, 18C otherwise; masters "incorrect tile count").
 func (p *play) checkCount(want int) {
 	st := p.seat()
 	if got := st.Holding(); got != want {
+		rule := "tile-count"
+		if st.MahJonggs > 0 {
+			rule = "mahjong-rack-count"
+		}
 		for r := 1; r <= 2; r++ {
 			if st.Racks[r-1].Live() {
-				p.kill(p.a.Seat, r, fmt.Sprintf("wrong tile count: %d tiles, not %d", got, want), "tile-count", -1)
+				p.kill(p.a.Seat, r, fmt.Sprintf("wrong tile count: %d tiles, not %d", got, want), rule, -1)
 			}
 		}
 		return
 	}
-	for r := 1; r <= 2; r++ { // a Mah Jongg rack holds exactly 14 (siamese 18A)
+	if !p.s.Rules.MahJonggRackHolds14 {
+		return
+	}
+	for r := 1; r <= 2; r++ { // a Mah Jongg rack holds exactly 14 (Royale 12)
 		rk := &st.Racks[r-1]
 		if rk.MahJongg != nil && rk.Count() != 14 {
 			other := 3 - r

@@ -208,16 +208,16 @@ func (p *play) misnamedCall(last *Discard) {
 		return
 	}
 	sc := p.s.Scoring()
-	pen := sc.MisnamedExposure
+	pen, rule := sc.MisnamedExposure, "misnamed"
 	if p.a.For == "mahjong" {
-		pen = sc.MisnamedMahJongg
+		pen, rule = sc.MisnamedMahJongg, p.s.Rules.citable("misnamed-mahjong", "misnamed")
 		for i := range p.s.Seats {
 			if i != last.Seat && sc.MisnamedOthers != 0 {
-				p.penalty(i, sc.MisnamedOthers, "misnamed")
+				p.penalty(i, sc.MisnamedOthers, rule)
 			}
 		}
 	}
 	if pen != 0 {
-		p.penalty(last.Seat, pen, "misnamed")
+		p.penalty(last.Seat, pen, rule)
 	}
 }

@@ -21,8 +21,10 @@ func (p *play) checkEnd() {
 		p.endGame("all_dead")
 		return
 	}
-	// A seat that stopped playing (two dead hands where play goes on) passes its turn.
-	if p.s.Phase != PhaseDeal && !p.s.Seats[p.s.Turn].Live() {
+	// A seat that stopped playing (two dead hands where play goes on, or a Mah Jongg and a dead
+	// hand) does not draw: its turn passes. In its discard phase it still discards to complete
+	// the turn (siamese 10).
+	if p.s.Phase == PhaseDraw && !p.s.Seats[p.s.Turn].Live() {
 		p.s.Turn = p.nextLive(p.s.Turn)
 		p.s.Phase = PhaseDraw
 	}

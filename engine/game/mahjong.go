@@ -81,9 +81,13 @@ func best(ms []card.Match) card.Match {
 // mahjongInError: with tiles exposed the rack is dead (NMJL tournament 5; siamese: "a Mah Jongg
 // declared in error with tiles exposed"); claiming two and having fewer kills both (masters).
 func (p *play) mahjongInError(racks, bad []int, pend *Call) {
+	rule := "mahjong-in-error"
+	if len(racks) == 2 {
+		rule = p.s.Rules.citable("mahjong-in-error-two", rule)
+	}
 	for _, r := range bad {
-		p.verdict(Verdict{Kind: MahJonggBad, Seat: p.a.Seat, Rack: r, Rule: p.s.Rules.Name + " mahjong-in-error",
-			Quote: p.s.Rules.quote("mahjong-in-error"), Detail: fmt.Sprintf("rack %d does not hold a hand on the card", r)})
+		p.verdict(Verdict{Kind: MahJonggBad, Seat: p.a.Seat, Rack: r, Rule: p.s.Rules.Name + " " + rule,
+			Quote: p.s.Rules.quote(rule), Detail: fmt.Sprintf("rack %d does not hold a hand on the card", r)})
 	}
 	if sc := p.s.Scoring(); sc.MahJonggInErrorPenalty != 0 || sc.MahJonggInErrorOthers != 0 {
 		if sc.MahJonggInErrorPenalty != 0 {
@@ -99,7 +103,7 @@ func (p *play) mahjongInError(racks, bad []int, pend *Call) {
 		rk := p.rack(r)
 		exposed := len(rk.Exposures) > 0 || (pend != nil && pend.Rack == r)
 		if len(racks) == 2 || exposed {
-			p.kill(p.a.Seat, r, "Mah Jongg declared in error with tiles exposed", "mahjong-in-error", -1)
+			p.kill(p.a.Seat, r, "Mah Jongg declared in error with tiles exposed", rule, -1)
 		}
 	}
 }
@@ -110,7 +114,9 @@ func (p *play) throwPenalties(mj *MahJongg) {
 		return
 	}
 	sc := p.s.Scoring()
-	if mj.Order == 2 && sc.SecondDiscardPenalty != 0 {
+	// Two revealed at once: the called tile completed the winning pair (masters: "This applies
+	// even if the discard completed the first Mah Jongg of two revealed simultaneously").
+	if (mj.Order == 2 || mj.BothAtOnce) && sc.SecondDiscardPenalty != 0 {
 		p.penalty(mj.Thrower, sc.SecondDiscardPenalty, "second-discard")
 	}
 	switch {

@@ -39,6 +39,11 @@ type Ruleset struct {
 	// (masters "correction rule"); elsewhere it stays and the rack is judged as it is.
 	FixRack bool `yaml:"fix_rack"`
 
+	// MahJonggRackHolds14: once its turn is complete, a rack with a Mah Jongg exposed must hold
+	// only those 14 tiles (Royale 12). Siamese rule 10 (rev. 05/02/17) lets the remaining tiles
+	// sit on either rack, so only the seat's total is counted there.
+	MahJonggRackHolds14 bool `yaml:"mahjong_rack_holds_14"`
+
 	Scoring Scoring `yaml:"scoring"`
 
 	// Rules quotes each rule this ruleset enforces, by id, for infraction verdicts.
@@ -115,6 +120,16 @@ func (r *Ruleset) TileSet() tile.Set {
 // quote returns the text of a rule, for a verdict.
 func (r *Ruleset) quote(id string) string {
 	return r.Rules[id]
+}
+
+// citable returns id when the ruleset quotes a rule of that id, else fallback: a ruleset may
+// quote a narrower rule (the tournament's penalty for a misnamed Mah Jongg tile) than the
+// general one every ruleset has.
+func (r *Ruleset) citable(id, fallback string) string {
+	if r.Rules[id] != "" {
+		return id
+	}
+	return fallback
 }
 
 // WithOption combines a ruleset with an option file (such as nmjl-tournament.yaml) that sets

@@ -28,7 +28,7 @@ func TestEveryRulesetQuotesEveryRule(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", f, err)
 			}
-			for _, id := range []string{"throw-into-two", "throw-into-three"} {
+			for _, id := range []string{"throw-into-two", "throw-into-three", "misnamed-mahjong"} {
 				if r.quote(id) == "" {
 					t.Errorf("%s: no quote for %s", r.Name, id)
 				}
