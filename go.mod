@@ -3,6 +3,7 @@ module github.com/siamesetable/siamesed
 go 1.26.8
 
 require (
+	gocv.io/x/gocv v0.31.0
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 	periph.io/x/conn/v3 v3.7.2 // indirect
 	periph.io/x/devices/v3 v3.7.4 // indirect

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Runs siamesed on its embedded default. Until the daemon exists that is its tools: the example
-# card checked, a match and Siamese advice, a replayed game, and a scan of the simulated racks.
+# card checked, a match and Siamese advice, a replayed game, a scan of the simulated racks, and
+# the vision evaluations when ../shared/data is there.
 # Installs what is missing first (see setup.sh). With arguments, runs `siamesed ARGS...` instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/setup.sh
+need_pkg libopencv-dev pkg-config # gocv (vision/) links OpenCV
 
 go build -o bin/siamesed ./cmd/siamesed
 if [ $# -gt 0 ]; then exec bin/siamesed "$@"; fi
@@ -17,3 +19,11 @@ bin/siamesed card advise --card "$card" --top 3 \
 bin/siamesed replay --rules siamese --card engine/game/testdata/card.yaml \
 	engine/game/testdata/scenarios/siamese-17-two-mahjonggs.jsonl
 bin/siamesed hw scan --profile configs/hw/sim.yaml --for 2s
+# Vision, when the shared data sits next to the repository: detection and classification on
+# synthetic frames, then the recogniser enrolled on half of the real photos and tested on the rest.
+if [ -d ../shared/data/tile-art/png ]; then
+	bin/siamesed vision eval --synthetic ../shared/data/tile-art/png --frames 5
+fi
+if [ -f ../shared/data/photos-dev/labels.csv ]; then
+	bin/siamesed vision eval --enroll ../shared/data/photos-dev --split 0.5 --seed 1
+fi

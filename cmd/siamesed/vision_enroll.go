@@ -1,0 +1,168 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"gocv.io/x/gocv"
+
+	"github.com/siamesetable/siamesed/engine/tile"
+	"github.com/siamesetable/siamesed/vision/calib"
+	"github.com/siamesetable/siamesed/vision/detect"
+	"github.com/siamesetable/siamesed/vision/labels"
+	"github.com/siamesetable/siamesed/vision/source"
+)
+
+func init() {
+	register("enroll camera", "show each face to the camera once; saves crops for the recogniser: enroll camera --source SRC --out DIR [--calib F] [--faces \"1B 2B ...\"]", enrollCamera)
+}
+
+func enrollCamera(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("enroll camera", stderr)
+	src := fs.String("source", "0", "camera index, video file or folder of frames")
+	calPath := fs.String("calib", "", "calibration file (calibrate camera); without it frames are taken as top-down views")
+	tileW := fs.Int("tile-width", 36, "tile width in the top-down view, pixels")
+	out := fs.String("out", "", "folder to write labels.csv and images/ to")
+	faces := fs.String("faces", allFaces(), "the faces to show, in order")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	want, err := tile.ParseList(*faces)
+	if *out == "" || err != nil || len(want) == 0 || fs.NArg() > 0 {
+		return fmt.Errorf("%w: want --out DIR and a list of faces (%v)", errUsage, err)
+	}
+	var warper *calib.Warper
+	if *calPath != "" {
+		c, err := calib.Load(*calPath)
+		if err != nil {
+			return err
+		}
+		if warper, err = calib.NewWarper(c); err != nil {
+			return err
+		}
+		defer warper.Close()
+	}
+	if err := os.MkdirAll(filepath.Join(*out, labels.ImageDir), 0o755); err != nil {
+		return err
+	}
+	s, err := source.Open(*src)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	e := &enroller{want: want, out: *out, ext: detect.Extractor{TileW: *tileW}, log: stderr}
+	defer e.close()
+	frame, view := gocv.NewMat(), gocv.NewMat()
+	defer frame.Close()
+	defer view.Close()
+	gate := detect.NewGate()
+	defer gate.Close()
+	fmt.Fprintln(stderr, "enroll: clear the discard area")
+	decided := false
+	for len(e.items) < len(want) {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := s.Read(&frame); err != nil {
+			if errors.Is(err, io.EOF) {
+				return fmt.Errorf("enroll: the source ended after %d of %d faces (saved in %s)", len(e.items), len(want), *out)
+			}
+			return err
+		}
+		if warper != nil {
+			warper.Warp(frame, &view)
+		} else {
+			frame.CopyTo(&view)
+		}
+		settled, moving := gate.Update(view)
+		if moving {
+			decided = false
+		}
+		if settled && !decided {
+			decided = true
+			if err := e.settled(view); err != nil {
+				return err
+			}
+		}
+	}
+	fmt.Fprintf(stdout, "enrolled %d faces in %s\n", len(e.items), *out)
+	return nil
+}
+
+func allFaces() string {
+	fs := make([]tile.Face, tile.NumFaces)
+	for i := range fs {
+		fs[i] = tile.Face(i)
+	}
+	return tile.Format(fs)
+}
+
+// enroller keeps the empty reference and the crops saved so far.
+type enroller struct {
+	want    []tile.Face
+	out     string
+	ext     detect.Extractor
+	log     io.Writer
+	empty   *gocv.Mat // the first settled view: the area with nothing in it
+	items   []labels.Item
+	holding bool // a crop was saved; waiting for the area to clear
+}
+
+// settled handles one settled view: the first is the empty area; then one tile a face.
+func (e *enroller) settled(view gocv.Mat) error {
+	if e.empty == nil {
+		m := view.Clone()
+		e.empty = &m
+		fmt.Fprintf(e.log, "enroll: show %v\n", e.want[0])
+		return nil
+	}
+	found, others, err := e.ext.Extract(view, *e.empty)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		for _, f := range found {
+			f.Crop.Close()
+		}
+	}()
+	switch {
+	case e.holding && len(found) == 0 && others == 0:
+		e.holding = false
+		fmt.Fprintf(e.log, "enroll: show %v\n", e.want[len(e.items)])
+	case e.holding:
+	case len(found) == 1 && others == 0:
+		f := e.want[len(e.items)]
+		name := fmt.Sprintf("%02d-%v.png", len(e.items)+1, f)
+		if !gocv.IMWrite(filepath.Join(e.out, labels.ImageDir, name), found[0].Crop) {
+			return fmt.Errorf("enroll: cannot write %s", name)
+		}
+		e.items = append(e.items, labels.Item{Image: name, Tile: f})
+		if err := e.writeLabels(); err != nil {
+			return err
+		}
+		e.holding = true
+		fmt.Fprintf(e.log, "enroll: got %v; take it away\n", f)
+	default:
+		fmt.Fprintf(e.log, "enroll: want one tile in the area, see %d tiles and %d other shapes\n", len(found), others)
+	}
+	return nil
+}
+
+func (e *enroller) writeLabels() error {
+	var b strings.Builder
+	if err := labels.Write(&b, e.items); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(e.out, labels.FileName), []byte(b.String()), 0o644)
+}
+
+func (e *enroller) close() {
+	if e.empty != nil {
+		e.empty.Close()
+	}
+}

@@ -1,0 +1,37 @@
+package classify
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"gocv.io/x/gocv"
+
+	"github.com/siamesetable/siamesed/vision/labels"
+)
+
+// ReadCrop reads the image of item from dir/images as BGR.
+func ReadCrop(dir string, it labels.Item) (gocv.Mat, error) {
+	p := filepath.Join(dir, labels.ImageDir, it.Image)
+	m := gocv.IMRead(p, gocv.IMReadColor)
+	if m.Empty() {
+		m.Close()
+		return gocv.Mat{}, fmt.Errorf("classify: cannot read image %s", p)
+	}
+	return m, nil
+}
+
+// EnrolDir enrols every item of a folder with the photos-dev layout (labels.csv, images/).
+func (c *Classifier) EnrolDir(dir string, items []labels.Item) error {
+	for _, it := range items {
+		m, err := ReadCrop(dir, it)
+		if err != nil {
+			return err
+		}
+		err = c.Enrol(it.Tile, m)
+		m.Close()
+		if err != nil {
+			return fmt.Errorf("classify: %s: %w", it.Image, err)
+		}
+	}
+	return nil
+}

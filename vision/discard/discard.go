@@ -1,0 +1,121 @@
+// Package discard turns top-down views of the discard area into events: a tile that appears and
+// stays is a DiscardSeen with its face and confidence; a seen tile that leaves is a DiscardTaken.
+// No decision is taken while anything moves (a hand over the table).
+package discard
+
+import (
+	"fmt"
+	"image"
+	"time"
+
+	"gocv.io/x/gocv"
+
+	"github.com/siamesetable/siamesed/engine/tile"
+	"github.com/siamesetable/siamesed/vision/classify"
+	"github.com/siamesetable/siamesed/vision/detect"
+)
+
+// Kind names an event.
+type Kind string
+
+// The events of the discard area.
+const (
+	DiscardSeen  Kind = "DiscardSeen"
+	DiscardTaken Kind = "DiscardTaken"
+)
+
+// Event is one change of the discard area.
+type Event struct {
+	Kind       Kind        `json:"kind"`
+	Face       tile.Face   `json:"tile"`
+	Confidence float32     `json:"confidence"`
+	Known      bool        `json:"known"` // false: ask the players, the face is only the best guess
+	Center     image.Point `json:"center"`
+	At         time.Time   `json:"at"`
+}
+
+// Watcher follows the discard area. It is not safe for concurrent use.
+type Watcher struct {
+	gate    *detect.Gate
+	ext     detect.Extractor
+	cls     *classify.Classifier
+	empty   gocv.Mat
+	tiles   []Event // tiles lying in the area now, as they were seen
+	decided bool    // this settled period has been looked at
+}
+
+// NewWatcher watches for tiles of tileW pixels against empty, a view of the empty area (kept
+// as a copy; it must be a Mat made by gocv, not a zero gocv.Mat{}). Close frees it.
+func NewWatcher(empty gocv.Mat, tileW int, cls *classify.Classifier) (*Watcher, error) {
+	if empty.Empty() || cls == nil || tileW <= 0 {
+		return nil, fmt.Errorf("discard: need an empty view, a classifier and a tile width")
+	}
+	return &Watcher{gate: detect.NewGate(), ext: detect.Extractor{TileW: tileW}, cls: cls, empty: empty.Clone()}, nil
+}
+
+// Tiles are the tiles lying in the area now.
+func (w *Watcher) Tiles() []Event { return append([]Event(nil), w.tiles...) }
+
+// Process feeds one top-down view taken at t and returns the events it settles.
+func (w *Watcher) Process(view gocv.Mat, t time.Time) ([]Event, error) {
+	settled, moving := w.gate.Update(view)
+	if moving {
+		w.decided = false
+	}
+	if !settled || w.decided {
+		return nil, nil
+	}
+	w.decided = true
+	found, _, err := w.ext.Extract(view, w.empty)
+	if err != nil {
+		return nil, fmt.Errorf("discard: %w", err)
+	}
+	defer func() {
+		for i := range found {
+			found[i].Crop.Close()
+		}
+	}()
+	near := float64(w.ext.TileW) / 2
+	var events []Event
+	var now []Event
+	matched := make([]bool, len(w.tiles))
+	for _, f := range found {
+		if i := nearest(w.tiles, f.Center, near, matched); i >= 0 {
+			matched[i] = true
+			now = append(now, w.tiles[i])
+			continue
+		}
+		r, err := w.cls.Classify(f.Crop)
+		if err != nil {
+			return nil, fmt.Errorf("discard: %w", err)
+		}
+		e := Event{Kind: DiscardSeen, Face: r.Face, Confidence: r.Confidence, Known: r.Known, Center: f.Center, At: t}
+		events = append(events, e)
+		now = append(now, e)
+	}
+	for i, e := range w.tiles {
+		if !matched[i] {
+			e.Kind, e.At = DiscardTaken, t
+			events = append(events, e)
+		}
+	}
+	w.tiles = now
+	return events, nil
+}
+
+func nearest(tiles []Event, c image.Point, within float64, taken []bool) int {
+	best, bi := within*within, -1
+	for i, e := range tiles {
+		d := e.Center.Sub(c)
+		if dd := float64(d.X*d.X + d.Y*d.Y); !taken[i] && dd <= best {
+			best, bi = dd, i
+		}
+	}
+	return bi
+}
+
+// Close frees the watcher's images.
+func (w *Watcher) Close() error {
+	w.gate.Close()
+	return w.empty.Close()
+}

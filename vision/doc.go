@@ -1,0 +1,14 @@
+// Package vision turns an overhead camera's view of the discard area into discard events.
+//
+// The pipeline, a folder per idea:
+//
+//	source    frames: V4L2 camera or video file (gocv.VideoCapture), a folder of images, synthetic
+//	synth     synthetic frames rendered from the CC0 tile artwork, with their ground truth
+//	calib     the four corners of the discard area, a perspective warp, saved as YAML
+//	detect    motion gating, change against a stable reference, tile extraction to canonical crops
+//	classify  enrolment from example crops and nearest-neighbour classification with a confidence
+//	discard   settled frames to DiscardSeen / DiscardTaken events
+//	labels    the labels.csv of an enrolment or test folder (the layout of shared/data/photos-dev)
+//
+// Everything but labels and calib's parser links OpenCV through gocv.
+package vision

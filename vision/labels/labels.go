@@ -1,0 +1,130 @@
+// Package labels reads and writes the labels.csv of a folder of tile crops: a header
+// `image,tile[,...]`, then one crop a line, its image path relative to the folder's images/
+// directory and its tile in the project's notation. It is the layout of shared/data/photos-dev and
+// of the folders `siamesed enroll camera` writes.
+package labels
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/siamesetable/siamesed/engine/tile"
+)
+
+// FileName is the name of the labels file inside a folder; ImageDir holds the crops.
+const (
+	FileName = "labels.csv"
+	ImageDir = "images"
+)
+
+// ErrFormat marks a malformed labels file.
+var ErrFormat = errors.New("labels: bad format")
+
+// Item is one labelled crop.
+type Item struct {
+	Image string    // path relative to the images/ directory
+	Tile  tile.Face // the face it shows
+}
+
+// Parse reads a labels file; name is used in errors. Every bad line is reported, with its line number.
+func Parse(name string, r io.Reader) ([]Item, error) {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1
+	recs, err := cr.ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("labels: %s: %w", name, err)
+	}
+	if len(recs) == 0 {
+		return nil, fmt.Errorf("%w: %s: empty, want header image,tile", ErrFormat, name)
+	}
+	h := recs[0]
+	if len(h) < 2 || strings.TrimSpace(h[0]) != "image" || strings.TrimSpace(h[1]) != "tile" {
+		return nil, fmt.Errorf("%w: %s:1: header %q, want image,tile,...", ErrFormat, name, strings.Join(h, ","))
+	}
+	var items []Item
+	var errs []error
+	for i, rec := range recs[1:] {
+		line := i + 2
+		if len(rec) < 2 {
+			errs = append(errs, fmt.Errorf("%w: %s:%d: want at least 2 fields, got %d", ErrFormat, name, line, len(rec)))
+			continue
+		}
+		img := strings.TrimSpace(rec[0])
+		if img == "" || filepath.IsAbs(img) || slices.Contains(strings.Split(filepath.ToSlash(img), "/"), "..") {
+			errs = append(errs, fmt.Errorf("%w: %s:%d: image %q must be a relative path inside images/", ErrFormat, name, line, img))
+			continue
+		}
+		f, err := tile.Parse(strings.TrimSpace(rec[1]))
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%w: %s:%d: tile: %v", ErrFormat, name, line, err))
+			continue
+		}
+		items = append(items, Item{Image: img, Tile: f})
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return items, nil
+}
+
+// Read reads dir/labels.csv.
+func Read(dir string) ([]Item, error) {
+	p := filepath.Join(dir, FileName)
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, fmt.Errorf("labels: %w", err)
+	}
+	defer f.Close()
+	return Parse(p, f)
+}
+
+// Write writes items as a labels file.
+func Write(w io.Writer, items []Item) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write([]string{"image", "tile"}); err != nil {
+		return fmt.Errorf("labels: %w", err)
+	}
+	for _, it := range items {
+		if err := cw.Write([]string{it.Image, it.Tile.String()}); err != nil {
+			return fmt.Errorf("labels: %w", err)
+		}
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return fmt.Errorf("labels: %w", err)
+	}
+	return nil
+}
+
+// Split divides items per tile: about frac of each tile's crops (at least one when a tile has two
+// or more) go to a, the rest to b. The same seed gives the same split.
+func Split(items []Item, frac float64, seed uint64) (a, b []Item) {
+	byTile := map[tile.Face][]Item{}
+	var order []tile.Face
+	for _, it := range items {
+		if _, ok := byTile[it.Tile]; !ok {
+			order = append(order, it.Tile)
+		}
+		byTile[it.Tile] = append(byTile[it.Tile], it)
+	}
+	slices.Sort(order)
+	rng := rand.New(rand.NewPCG(seed, 0x5eed))
+	for _, f := range order {
+		its := byTile[f]
+		rng.Shuffle(len(its), func(i, j int) { its[i], its[j] = its[j], its[i] })
+		n := int(frac*float64(len(its)) + 0.5)
+		if len(its) >= 2 {
+			n = max(1, min(n, len(its)-1))
+		}
+		a = append(a, its[:n]...)
+		b = append(b, its[n:]...)
+	}
+	return a, b
+}
