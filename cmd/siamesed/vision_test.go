@@ -4,10 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"image"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/siamesetable/siamesed/internal/shareddata"
 
 	"gocv.io/x/gocv"
 
@@ -16,14 +17,7 @@ import (
 	"github.com/siamesetable/siamesed/vision/synth"
 )
 
-// sharedData is ../shared/data from the repository root (tests run in cmd/siamesed).
-func sharedData(t *testing.T, sub, probe string) string {
-	dir := filepath.Join("..", "..", "..", "shared", "data", sub)
-	if _, err := os.Stat(filepath.Join(dir, probe)); err != nil {
-		t.Skipf("%s not found at ../shared/data/%s (next to the repository): %v", sub, sub, err)
-	}
-	return dir
-}
+func sharedData(t *testing.T, sub, probe string) string { return shareddata.Dir(t, sub, probe) }
 
 type evalLine struct {
 	Accuracy float64 `json:"accuracy"`

@@ -3,9 +3,9 @@ package detect_test
 import (
 	"image"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"testing"
+
+	"github.com/siamesetable/siamesed/internal/shareddata"
 
 	"gocv.io/x/gocv"
 
@@ -14,14 +14,7 @@ import (
 	"github.com/siamesetable/siamesed/vision/synth"
 )
 
-// artDir is ../shared/data/tile-art/png from the repository root (tests run in vision/detect).
-func artDir(t testing.TB) string {
-	dir := filepath.Join("..", "..", "..", "shared", "data", "tile-art", "png")
-	if _, err := os.Stat(filepath.Join(dir, "Front.png")); err != nil {
-		t.Skipf("tile artwork not found at ../shared/data/tile-art (next to the repository): %v", err)
-	}
-	return dir
-}
+func artDir(t testing.TB) string { return shareddata.TileArt(t) }
 
 // camera renders scenes through a tilted, unevenly lit, blurred and noisy camera and warps them
 // back with the renderer's calibration, as the daemon does with a calibrated camera.

@@ -3,10 +3,10 @@ package discard_test
 import (
 	"image"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/siamesetable/siamesed/internal/shareddata"
 
 	"gocv.io/x/gocv"
 
@@ -18,14 +18,7 @@ import (
 	"github.com/siamesetable/siamesed/vision/synth"
 )
 
-// artDir is ../shared/data/tile-art/png from the repository root (tests run in vision/discard).
-func artDir(t testing.TB) string {
-	dir := filepath.Join("..", "..", "..", "shared", "data", "tile-art", "png")
-	if _, err := os.Stat(filepath.Join(dir, "Front.png")); err != nil {
-		t.Skipf("tile artwork not found at ../shared/data/tile-art (next to the repository): %v", err)
-	}
-	return dir
-}
+func artDir(t testing.TB) string { return shareddata.TileArt(t) }
 
 var opts = synth.Options{Tilt: 0.08, Light: 0.3, Blur: 3, Noise: 4, Seed: 9}
 

@@ -1,9 +1,9 @@
 package eval_test
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
+
+	"github.com/siamesetable/siamesed/internal/shareddata"
 
 	"github.com/siamesetable/siamesed/vision/classify"
 	"github.com/siamesetable/siamesed/vision/eval"
@@ -11,14 +11,7 @@ import (
 	"github.com/siamesetable/siamesed/vision/synth"
 )
 
-// photosDir is ../shared/data/photos-dev from the repository root (tests run in vision/eval).
-func photosDir(t testing.TB) string {
-	dir := filepath.Join("..", "..", "..", "shared", "data", "photos-dev")
-	if _, err := os.Stat(filepath.Join(dir, labels.FileName)); err != nil {
-		t.Skipf("real tile photos not found at ../shared/data/photos-dev (next to the repository): %v", err)
-	}
-	return dir
-}
+func photosDir(t testing.TB) string { return shareddata.Photos(t) }
 
 // The classifier enrolled on half of photos-dev (real tiles of many sets) and tested on the other
 // half at all four rotations. Measured top-1 over seeds 1..5: 0.732 to 0.783 (0.771 with seed 1);
@@ -56,10 +49,7 @@ func TestPhotosDevSplit(t *testing.T) {
 }
 
 func TestSyntheticFrames(t *testing.T) {
-	dir := filepath.Join("..", "..", "..", "shared", "data", "tile-art", "png")
-	if _, err := os.Stat(filepath.Join(dir, "Front.png")); err != nil {
-		t.Skipf("tile artwork not found at ../shared/data/tile-art (next to the repository): %v", err)
-	}
+	dir := shareddata.TileArt(t)
 	art, err := synth.LoadArt(dir)
 	if err != nil {
 		t.Fatal(err)

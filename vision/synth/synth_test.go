@@ -5,23 +5,16 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
+
+	"github.com/siamesetable/siamesed/internal/shareddata"
 
 	"gocv.io/x/gocv"
 
 	"github.com/siamesetable/siamesed/engine/tile"
 )
 
-// ArtDir is the tile artwork, ../shared/data/tile-art/png from the repository root.
-func artDir(t testing.TB) string {
-	_, file, _, _ := runtime.Caller(0)
-	dir := filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "data", "tile-art", "png")
-	if _, err := os.Stat(filepath.Join(dir, "Front.png")); err != nil {
-		t.Skipf("tile artwork not found at %s (../shared/data/tile-art from the repository root): %v", dir, err)
-	}
-	return dir
-}
+func artDir(t testing.TB) string { return shareddata.TileArt(t) }
 
 func TestRenderPlacesTilesWhereTheSceneSays(t *testing.T) {
 	art, err := LoadArt(artDir(t))
