@@ -8,11 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/siamesetable/siamesed/internal/shareddata"
-
 	"gocv.io/x/gocv"
 
 	"github.com/siamesetable/siamesed/engine/tile"
+	"github.com/siamesetable/siamesed/internal/shareddata"
 	"github.com/siamesetable/siamesed/vision/labels"
 	"github.com/siamesetable/siamesed/vision/synth"
 )

@@ -5,10 +5,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/siamesetable/siamesed/internal/shareddata"
-
 	"gocv.io/x/gocv"
 
+	"github.com/siamesetable/siamesed/internal/shareddata"
 	"github.com/siamesetable/siamesed/vision/calib"
 	"github.com/siamesetable/siamesed/vision/detect"
 	"github.com/siamesetable/siamesed/vision/synth"

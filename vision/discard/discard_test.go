@@ -6,11 +6,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/siamesetable/siamesed/internal/shareddata"
-
 	"gocv.io/x/gocv"
 
 	"github.com/siamesetable/siamesed/engine/tile"
+	"github.com/siamesetable/siamesed/internal/shareddata"
 	"github.com/siamesetable/siamesed/vision/calib"
 	"github.com/siamesetable/siamesed/vision/classify"
 	"github.com/siamesetable/siamesed/vision/detect"

@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/siamesetable/siamesed/internal/shareddata"
-
 	"github.com/siamesetable/siamesed/vision/classify"
 	"github.com/siamesetable/siamesed/vision/eval"
 	"github.com/siamesetable/siamesed/vision/labels"

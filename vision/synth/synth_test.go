@@ -7,11 +7,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/siamesetable/siamesed/internal/shareddata"
-
 	"gocv.io/x/gocv"
 
 	"github.com/siamesetable/siamesed/engine/tile"
+	"github.com/siamesetable/siamesed/internal/shareddata"
 )
 
 func artDir(t testing.TB) string { return shareddata.TileArt(t) }
