@@ -13,7 +13,7 @@ import (
 )
 
 func init() {
-	register("vision eval", "enrol on one crop folder, classify another: vision eval --enroll DIR --test DIR | --enroll DIR --split 0.5 [--seed N] | --synthetic ARTDIR", visionEval)
+	register("vision eval", "enrol on one crop folder, classify another: vision eval --enroll DIR --test DIR | --enroll DIR --split 0.5 [--seed N] | --synthetic ARTDIR; [--model FILE|features]", visionEval)
 }
 
 func visionEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -23,21 +23,28 @@ func visionEval(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	split := fs.Float64("split", 0, "enrol on this share of each tile's crops in --enroll and test on the rest")
 	seed := fs.Uint64("seed", 1, "seed of the split")
 	top := fs.Int("top", 10, "how many confused pairs to print")
-	threshold := fs.Float64("threshold", classify.DefaultThreshold, "confidence below which the answer is unknown")
+	threshold := fs.Float64("threshold", -1, "confidence below which the answer is unknown (default: the classifier's own)")
+	model := fs.String("model", "", `embedding network (ONNX file); "" for the built-in one, "features" for the hand-made features`)
 	artDir := fs.String("synthetic", "", "instead: detection and classification on synthetic frames rendered from this tile-art/png folder")
 	frames := fs.Int("frames", 20, "with --synthetic: frames to render")
 	tiles := fs.Int("tiles", 12, "with --synthetic: tiles per frame")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *artDir != "" {
-		if *enrolDir != "" || *testDir != "" || *frames < 1 || *tiles < 1 || fs.NArg() > 0 {
-			return fmt.Errorf("%w: --synthetic takes --frames, --tiles and --seed only", errUsage)
-		}
-		return visionEvalSynthetic(stdout, *artDir, *frames, *tiles, *seed)
+	synthetic := *artDir != ""
+	if synthetic && (*enrolDir != "" || *testDir != "" || *frames < 1 || *tiles < 1 || fs.NArg() > 0) {
+		return fmt.Errorf("%w: --synthetic takes --frames, --tiles, --seed, --model and --threshold only", errUsage)
 	}
-	if *enrolDir == "" || (*testDir == "") == (*split == 0) || *split < 0 || *split >= 1 || fs.NArg() > 0 {
+	if !synthetic && (*enrolDir == "" || (*testDir == "") == (*split == 0) || *split < 0 || *split >= 1 || fs.NArg() > 0) {
 		return fmt.Errorf("%w: want --enroll DIR and either --test DIR or --split F in (0,1)", errUsage)
+	}
+	c, err := newClassifier(*model, *threshold)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if synthetic {
+		return visionEvalSynthetic(stdout, c, *artDir, *frames, *tiles, *seed)
 	}
 	enrolItems, err := labels.Read(*enrolDir)
 	if err != nil {
@@ -50,8 +57,6 @@ func visionEval(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	} else if testItems, err = labels.Read(*testDir); err != nil {
 		return err
 	}
-	c := classify.New()
-	c.Threshold = float32(*threshold)
 	if err := c.EnrolDir(*enrolDir, enrolItems); err != nil {
 		return err
 	}
@@ -78,14 +83,14 @@ func visionEval(ctx context.Context, args []string, stdout, stderr io.Writer) er
 
 // visionEvalSynthetic scores detection and classification together on synthetic frames through a
 // tilted, unevenly lit, blurred and noisy camera.
-func visionEvalSynthetic(stdout io.Writer, artDir string, frames, tiles int, seed uint64) error {
+func visionEvalSynthetic(stdout io.Writer, c *classify.Classifier, artDir string, frames, tiles int, seed uint64) error {
 	art, err := synth.LoadArt(artDir)
 	if err != nil {
 		return err
 	}
 	defer art.Close()
 	opts := synth.Options{Tilt: 0.08, Light: 0.3, Blur: 3, Noise: 4, Seed: seed}
-	r, err := eval.Synthetic(art, opts, frames, tiles, seed)
+	r, err := eval.Synthetic(c, art, opts, frames, tiles, seed)
 	if err != nil {
 		return err
 	}
@@ -96,4 +101,20 @@ func visionEvalSynthetic(stdout io.Writer, artDir string, frames, tiles int, see
 	}
 	_, err = fmt.Fprintf(stdout, "%s\n", line)
 	return err
+}
+
+// newClassifier returns an empty classifier on the network in model ("" for the built-in one) or
+// on the hand-made features (model "features"), with threshold unless it is negative.
+func newClassifier(model string, threshold float64) (*classify.Classifier, error) {
+	c := classify.New()
+	if model != "features" {
+		var err error
+		if c, err = classify.NewNet(model); err != nil {
+			return nil, err
+		}
+	}
+	if threshold >= 0 {
+		c.Threshold = float32(threshold)
+	}
+	return c, nil
 }

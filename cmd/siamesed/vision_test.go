@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"image"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -37,13 +38,76 @@ func lastJSON(t *testing.T, out string) evalLine {
 
 func TestVisionEvalOnPhotosDevSplit(t *testing.T) {
 	dir := sharedData(t, "photos-dev", "labels.csv")
-	code, out, errs := run(t, "vision", "eval", "--enroll", dir, "--split", "0.5", "--seed", "1")
-	if code != 0 {
+	for _, c := range []struct {
+		model string
+		floor float64 // measured: network 0.990, features 0.771
+	}{{"", 0.97}, {"features", 0.70}} {
+		code, out, errs := run(t, "vision", "eval", "--enroll", dir, "--split", "0.5", "--seed", "1", "--model", c.model)
+		if code != 0 {
+			t.Fatalf("--model %q: exit %d: %s", c.model, code, errs)
+		}
+		r := lastJSON(t, out)
+		if r.N != 628 || r.Accuracy < c.floor || r.MedianMS <= 0 || !strings.Contains(out, "most confused") {
+			t.Errorf("--model %q: got %+v; want n 628 (157 images x 4 rotations), accuracy >= %.2f\n%s", c.model, r, c.floor, out)
+		}
+	}
+}
+
+// A bad model file is refused with its name, before OpenCV could abort the process on it.
+func TestVisionEvalBadModel(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "bad.onnx")
+	if err := os.WriteFile(bad, []byte("\x08\x07\x3a\xff\xff\x01 not a model"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := run(t, "vision", "eval", "--enroll", "x", "--test", "y", "--model", bad)
+	if code != 1 || !strings.Contains(errs, bad) || !strings.Contains(errs, "bad model") {
+		t.Errorf("exit %d, want 1 and an error naming %s: %s", code, bad, errs)
+	}
+}
+
+// vision split prints the two halves vision eval uses: together every crop once.
+func TestVisionSplit(t *testing.T) {
+	dir := sharedData(t, "photos-dev", "labels.csv")
+	var halves [2][]labels.Item
+	for i, args := range [][]string{{}, {"--test"}} {
+		code, out, errs := run(t, append([]string{"vision", "split", "--dir", dir, "--seed", "1"}, args...)...)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+		items, err := labels.Parse("stdout", strings.NewReader(out))
+		if err != nil {
+			t.Fatal(err)
+		}
+		halves[i] = items
+	}
+	all, err := labels.Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, it := range append(halves[0], halves[1]...) {
+		if seen[it.Image] {
+			t.Errorf("%s in both halves", it.Image)
+		}
+		seen[it.Image] = true
+	}
+	if len(halves[0]) != 161 || len(seen) != len(all) {
+		t.Errorf("enrolment half %d (want 161), %d of %d crops in all", len(halves[0]), len(seen), len(all))
+	}
+}
+
+func TestVisionArt(t *testing.T) {
+	dir := sharedData(t, "tile-art", "png/Front.png")
+	out := t.TempDir()
+	if code, _, errs := run(t, "vision", "art", "--art", filepath.Join(dir, "png"), "--out", out); code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	r := lastJSON(t, out)
-	if r.N != 628 || r.Accuracy < 0.70 || r.MedianMS <= 0 || !strings.Contains(out, "most confused") {
-		t.Errorf("got %+v; want n 628 (157 images x 4 rotations), accuracy >= 0.70 (measured 0.771)\n%s", r, out)
+	for _, f := range []tile.Face{tile.Bam1, tile.White, tile.Joker} {
+		m := gocv.IMRead(filepath.Join(out, f.String()+".png"), gocv.IMReadColor)
+		if m.Cols() != synth.ArtW || m.Rows() != synth.ArtH {
+			t.Errorf("%v: %dx%d, want %dx%d", f, m.Cols(), m.Rows(), synth.ArtW, synth.ArtH)
+		}
+		m.Close()
 	}
 }
 
@@ -128,6 +192,9 @@ func TestVisionUsage(t *testing.T) {
 		{"vision", "eval"},
 		{"vision", "eval", "--enroll", "x", "--test", "y", "--split", "0.5"},
 		{"vision", "eval", "--synthetic", "art", "--enroll", "x"},
+		{"vision", "split", "--split", "0.5"},
+		{"vision", "split", "--dir", "x", "--split", "1"},
+		{"vision", "art", "--art", "x"},
 		{"calibrate", "camera", "--out", "x.yaml", "--corners", "1,2 3,4"},
 		{"calibrate", "camera", "--out", "x.yaml", "--corners", "0,0 10,0 10,10 0,10", "--size", "big"},
 		{"enroll", "camera", "--faces", "1B"},

@@ -1,6 +1,8 @@
 // Package classify recognises tile faces in canonical crops. It enrols from example crops of the
-// table's own set (a few of each face) and answers by nearest neighbours over feature vectors,
+// table's own set (a few of each face) and answers by nearest neighbours over vectors of the crops,
 // with a confidence; below the threshold the answer is Unknown and the table asks the players.
+// The vectors come from a small convolutional network (NewNet; the model is built in, see
+// train/README.md) or from hand-made features (New).
 package classify
 
 import (
@@ -15,7 +17,7 @@ import (
 // ErrNotEnrolled is returned by Classify before any example is enrolled.
 var ErrNotEnrolled = errors.New("classify: nothing enrolled")
 
-// DefaultThreshold is the confidence below which a face is reported as unknown.
+// DefaultThreshold is the confidence below which New's answer is unknown (NetThreshold for NewNet).
 const DefaultThreshold = 0.04
 
 type example struct {
@@ -23,15 +25,41 @@ type example struct {
 	vec  [2][]float32 // upright and half a turn
 }
 
-// Classifier holds the enrolled examples. It is not safe for concurrent Enrol and Classify.
+// embedder turns a crop into unit-length vectors: at the crop's orientation (a landscape crop is
+// first turned a quarter clockwise) and, when half is set, half a turn round as well.
+type embedder interface {
+	embed(crop gocv.Mat, half bool) (up, down []float32, err error)
+	close() error
+}
+
+// Classifier holds the enrolled examples; make one with NewNet or New. It is not safe for
+// concurrent use.
 type Classifier struct {
 	// Threshold is the confidence below which Result.Known is false.
 	Threshold float32
-	examples  []example
+	emb       embedder
+	// nearest is the weight of a face's nearest example in its score; the second nearest gets
+	// the rest.
+	nearest  float32
+	examples []example
 }
 
-// New returns an empty classifier with the default threshold.
-func New() *Classifier { return &Classifier{Threshold: DefaultThreshold} }
+// New returns an empty classifier on hand-made features (HOG, ink layout, colour) with the
+// default threshold. NewNet is far more accurate on sets it was not shown; New needs no model.
+func New() *Classifier {
+	return &Classifier{Threshold: DefaultThreshold, emb: featureEmbedder{}, nearest: 0.7}
+}
+
+// Close frees the network, if any.
+func (c *Classifier) Close() error { return c.emb.close() }
+
+type featureEmbedder struct{}
+
+func (featureEmbedder) embed(crop gocv.Mat, _ bool) (up, down []float32, err error) {
+	return Features(crop)
+}
+
+func (featureEmbedder) close() error { return nil }
 
 // Result is one classification.
 type Result struct {
@@ -48,7 +76,7 @@ func (c *Classifier) Enrol(f tile.Face, crop gocv.Mat) error {
 	if f >= tile.NumFaces {
 		return fmt.Errorf("classify: enrol: no such face %d", f)
 	}
-	up, down, err := Features(crop)
+	up, down, err := c.emb.embed(crop, true)
 	if err != nil {
 		return fmt.Errorf("classify: enrol %v: %w", f, err)
 	}
@@ -65,16 +93,17 @@ func (c *Classifier) Classify(crop gocv.Mat) (Result, error) {
 	if len(c.examples) == 0 {
 		return Result{}, ErrNotEnrolled
 	}
-	q, _, err := Features(crop)
+	q, _, err := c.emb.embed(crop, false)
 	if err != nil {
 		return Result{}, err
 	}
 	return c.classifyVec(q), nil
 }
 
-// classifyVec scores each face by its nearest example, 0.7, and its second nearest, 0.3 (the
-// nearest again when a face has one example): on photos-dev this beat the nearest alone by about
-// two points (mean of seeds 1-5, 0.777 against 0.753), and an even mix was no better.
+// classifyVec scores each face by its nearest example and its second nearest (the nearest again
+// when a face has one example), weighted c.nearest and the rest. For the hand-made features 0.7:
+// on photos-dev this beat the nearest alone by about two points (mean of seeds 1-5, 0.777 against
+// 0.753), and an even mix was no better. For the network the nearest alone (1).
 func (c *Classifier) classifyVec(q []float32) Result {
 	var best, second [tile.NumFaces]float32
 	var seen [tile.NumFaces]bool
@@ -90,7 +119,7 @@ func (c *Classifier) classifyVec(q []float32) Result {
 		}
 	}
 	for f := range best {
-		best[f] = 0.7*best[f] + 0.3*second[f]
+		best[f] = c.nearest*best[f] + (1-c.nearest)*second[f]
 	}
 	r := Result{Face: tile.NoFace, Runner: tile.NoFace}
 	for f := range tile.Face(tile.NumFaces) {

@@ -3,33 +3,36 @@ package classify_test
 import (
 	"errors"
 	"image"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"gocv.io/x/gocv"
 
 	"github.com/siamesetable/siamesed/engine/tile"
+	"github.com/siamesetable/siamesed/internal/shareddata"
 	"github.com/siamesetable/siamesed/vision/classify"
 	"github.com/siamesetable/siamesed/vision/synth"
 )
 
-// artDir is ../shared/data/tile-art/png from the repository root (tests run in vision/classify).
-func artDir(t testing.TB) string {
-	dir := filepath.Join("..", "..", "..", "shared", "data", "tile-art", "png")
-	if _, err := os.Stat(filepath.Join(dir, "Front.png")); err != nil {
-		t.Skipf("tile artwork not found at ../shared/data/tile-art (next to the repository): %v", err)
-	}
-	return dir
+// kinds are the two classifiers: the network (built-in model) and the hand-made features.
+var kinds = []struct {
+	name string
+	new  func() (*classify.Classifier, error)
+}{
+	{"net", func() (*classify.Classifier, error) { return classify.NewNet("") }},
+	{"features", func() (*classify.Classifier, error) { return classify.New(), nil }},
 }
 
-func enrolArt(t testing.TB) (*classify.Classifier, *synth.Art) {
-	art, err := synth.LoadArt(artDir(t))
+func enrolArt(t testing.TB, newClassifier func() (*classify.Classifier, error)) (*classify.Classifier, *synth.Art) {
+	art, err := synth.LoadArt(shareddata.TileArt(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { art.Close() })
-	c := classify.New()
+	c, err := newClassifier()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
 	for f := range tile.Face(tile.NumFaces) {
 		if err := c.Enrol(f, art.Face(f)); err != nil {
 			t.Fatal(err)
@@ -39,7 +42,13 @@ func enrolArt(t testing.TB) (*classify.Classifier, *synth.Art) {
 }
 
 func TestClassifyArtAtEveryRotation(t *testing.T) {
-	c, art := enrolArt(t)
+	for _, k := range kinds {
+		t.Run(k.name, func(t *testing.T) { testArtAtEveryRotation(t, k.new) })
+	}
+}
+
+func testArtAtEveryRotation(t *testing.T, newClassifier func() (*classify.Classifier, error)) {
+	c, art := enrolArt(t, newClassifier)
 	turned := gocv.NewMat()
 	defer turned.Close()
 	blurred := gocv.NewMat()
@@ -64,7 +73,19 @@ func TestClassifyArtAtEveryRotation(t *testing.T) {
 }
 
 func TestClassifyErrors(t *testing.T) {
-	c := classify.New()
+	for _, k := range kinds {
+		t.Run(k.name, func(t *testing.T) {
+			c, err := k.new()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			testErrors(t, c)
+		})
+	}
+}
+
+func testErrors(t *testing.T, c *classify.Classifier) {
 	m := gocv.NewMatWithSize(80, 60, gocv.MatTypeCV8UC3)
 	defer m.Close()
 	if _, err := c.Classify(m); !errors.Is(err, classify.ErrNotEnrolled) {
@@ -81,7 +102,13 @@ func TestClassifyErrors(t *testing.T) {
 }
 
 func BenchmarkClassify(b *testing.B) {
-	c, art := enrolArt(b)
+	for _, k := range kinds {
+		b.Run(k.name, func(b *testing.B) { benchmarkClassify(b, k.new) })
+	}
+}
+
+func benchmarkClassify(b *testing.B, newClassifier func() (*classify.Classifier, error)) {
+	c, art := enrolArt(b, newClassifier)
 	// A realistic gallery: 36 faces x 4 examples.
 	for range 3 {
 		for f := range tile.Face(tile.NumFaces) {

@@ -71,7 +71,11 @@ func (tb *table) enrol(t testing.TB) *classify.Classifier {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := classify.New()
+	c, err := classify.NewNet("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
 	for _, f := range found {
 		if p, ok := placedAt(scene, f.Center); ok {
 			if err := c.Enrol(p.Face, f.Crop); err != nil {

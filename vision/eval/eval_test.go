@@ -12,10 +12,18 @@ import (
 
 func photosDir(t testing.TB) string { return shareddata.Photos(t) }
 
-// The classifier enrolled on half of photos-dev (real tiles of many sets) and tested on the other
-// half at all four rotations. Measured top-1 over seeds 1..5: 0.732 to 0.783 (0.771 with seed 1);
-// the goal is 0.99. This floor keeps the measured figure from sliding back unnoticed.
-const floor = 0.70
+// The classifiers enrolled on half of photos-dev (real tiles of many sets) and tested on the other
+// half at all four rotations, seed 1: the split whose enrolment half the built-in network was
+// trained on and whose test half it never saw. The floors keep the measured figures (see
+// docs/vision.md) from sliding back unnoticed; the goal is 0.99.
+var floors = []struct {
+	name  string
+	new   func() (*classify.Classifier, error)
+	floor float64
+}{
+	{"net", func() (*classify.Classifier, error) { return classify.NewNet("") }, 0.97},      // measured 0.990
+	{"features", func() (*classify.Classifier, error) { return classify.New(), nil }, 0.70}, // measured 0.771
+}
 
 func TestPhotosDevSplit(t *testing.T) {
 	dir := photosDir(t)
@@ -24,26 +32,34 @@ func TestPhotosDevSplit(t *testing.T) {
 		t.Fatal(err)
 	}
 	enrol, test := labels.Split(items, 0.5, 1)
-	c := classify.New()
-	if err := c.EnrolDir(dir, enrol); err != nil {
-		t.Fatal(err)
-	}
-	r, err := eval.Run(c, dir, test)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("top-1 %.3f over %d crops (%d images x 4 rotations), median %.2f ms, p99 %.2f ms",
-		r.Accuracy, r.N, r.Images, r.MedianMS, r.P99MS)
-	if r.N != 4*len(test) {
-		t.Fatalf("n = %d, want %d", r.N, 4*len(test))
-	}
-	if r.Accuracy < floor {
-		t.Errorf("top-1 %.3f below the floor %.2f; most confused: %v", r.Accuracy, floor, r.Confused[:min(5, len(r.Confused))])
-	}
-	for deg, acc := range r.ByRotation {
-		if acc < floor {
-			t.Errorf("at %d degrees: top-1 %.3f below the floor %.2f", deg, acc, floor)
-		}
+	for _, k := range floors {
+		t.Run(k.name, func(t *testing.T) {
+			c, err := k.new()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			if err := c.EnrolDir(dir, enrol); err != nil {
+				t.Fatal(err)
+			}
+			r, err := eval.Run(c, dir, test)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("top-1 %.3f over %d crops (%d images x 4 rotations), median %.2f ms, p99 %.2f ms",
+				r.Accuracy, r.N, r.Images, r.MedianMS, r.P99MS)
+			if r.N != 4*len(test) {
+				t.Fatalf("n = %d, want %d", r.N, 4*len(test))
+			}
+			if r.Accuracy < k.floor {
+				t.Errorf("top-1 %.3f below the floor %.2f; most confused: %v", r.Accuracy, k.floor, r.Confused[:min(5, len(r.Confused))])
+			}
+			for deg, acc := range r.ByRotation {
+				if acc < k.floor {
+					t.Errorf("at %d degrees: top-1 %.3f below the floor %.2f", deg, acc, k.floor)
+				}
+			}
+		})
 	}
 }
 
@@ -54,7 +70,12 @@ func TestSyntheticFrames(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer art.Close()
-	r, err := eval.Synthetic(art, synth.Options{Tilt: 0.08, Light: 0.3, Blur: 3, Noise: 4, Seed: 2}, 5, 12, 3)
+	c, err := classify.NewNet("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	r, err := eval.Synthetic(c, art, synth.Options{Tilt: 0.08, Light: 0.3, Blur: 3, Noise: 4, Seed: 2}, 5, 12, 3)
 	if err != nil {
 		t.Fatal(err)
 	}

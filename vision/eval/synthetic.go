@@ -28,9 +28,10 @@ type FrameReport struct {
 	FrameMS  float64 `json:"frame_median_ms"` // per frame: extraction and classification of every tile
 }
 
-// Synthetic enrols every face once, upright, as the camera sees it (the enroll camera step),
-// then renders frames scenes of tiles at random places and quarter turns and scores them.
-func Synthetic(art *synth.Art, opts synth.Options, frames, tiles int, seed uint64) (FrameReport, error) {
+// Synthetic enrols every face once into c (empty), upright, as the camera sees it (the enroll
+// camera step), then renders frames scenes of tiles at random places and quarter turns and scores
+// them.
+func Synthetic(c *classify.Classifier, art *synth.Art, opts synth.Options, frames, tiles int, seed uint64) (FrameReport, error) {
 	r, err := synth.NewRenderer(art, opts)
 	if err != nil {
 		return FrameReport{}, fmt.Errorf("eval: %w", err)
@@ -59,7 +60,6 @@ func Synthetic(art *synth.Art, opts synth.Options, frames, tiles int, seed uint6
 	ext := detect.Extractor{TileW: opts.TileSize().X}
 	rng := rand.New(rand.NewPCG(seed, 11))
 
-	c := classify.New()
 	all := synth.RandomScene(opts, tile.NumFaces, rng)
 	if len(all.Tiles) < tile.NumFaces {
 		return FrameReport{}, fmt.Errorf("eval: the area holds %d tiles, want room for %d", len(all.Tiles), tile.NumFaces)

@@ -1,0 +1,191 @@
+package classify
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// pb builds protobuf messages for the tests: field number and value pairs.
+type pb []byte
+
+func (m pb) varint(num int, v uint64) pb {
+	m = binary.AppendUvarint(m, uint64(num)<<3|wireVarint)
+	return binary.AppendUvarint(m, v)
+}
+
+func (m pb) bytes(num int, b []byte) pb {
+	m = binary.AppendUvarint(m, uint64(num)<<3|wireBytes)
+	m = binary.AppendUvarint(m, uint64(len(b)))
+	return append(m, b...)
+}
+
+func (m pb) str(num int, s string) pb { return m.bytes(num, []byte(s)) }
+
+// tiny describes a small model: image input x (1x3x8x8), y = op(Mul(x, w)) with w one float.
+type tiny struct {
+	opset      uint64
+	op         string
+	weight     []byte
+	noOutShape bool
+}
+
+// tinyModel is a valid model.
+func tinyModel() tiny { return tiny{opset: 11, op: "Relu", weight: []byte{0, 0, 0x80, 0x3f}} }
+
+func (m tiny) bytes() []byte {
+	shape := pb{}
+	for _, d := range []uint64{1, 3, 8, 8} {
+		shape = shape.bytes(1, pb{}.varint(1, d))
+	}
+	input := pb{}.str(1, "x").bytes(2, pb{}.bytes(1, pb{}.varint(1, tensorFloat).bytes(2, shape)))
+	outType := pb{}.varint(1, tensorFloat)
+	if !m.noOutShape {
+		outType = outType.bytes(2, shape)
+	}
+	output := pb{}.str(1, "y").bytes(2, pb{}.bytes(1, outType))
+	w := pb{}.varint(1, 1).varint(2, tensorFloat).str(8, "w").bytes(9, m.weight)
+	mul := pb{}.str(1, "x").str(1, "w").str(2, "t").str(3, "mul").str(4, "Mul")
+	act := pb{}.str(1, "t").str(2, "y").str(3, "act").str(4, m.op)
+	graph := pb{}.bytes(1, mul).bytes(1, act).str(2, "g").bytes(5, w).bytes(11, input).bytes(12, output)
+	return pb{}.varint(1, 7).str(2, "test").bytes(7, graph).bytes(8, pb{}.varint(2, m.opset))
+}
+
+func (m tiny) with(f func(*tiny)) []byte {
+	f(&m)
+	return m.bytes()
+}
+
+func builtin(t testing.TB) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("model", "tiles.onnx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestCheckONNXAcceptsTheBuiltinModel(t *testing.T) {
+	info, err := CheckONNX("tiles.onnx", builtin(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Opset != 11 || info.Input != "crop" || !slices.Equal(info.Shape, []int64{1, 3, 64, 48}) ||
+		!slices.Equal(info.Outputs, []string{"embedding"}) || !slices.Contains(info.Ops, "Conv") {
+		t.Errorf("built-in model: %+v", info)
+	}
+	t.Logf("%+v", info)
+	if _, err := CheckONNX("tiny.onnx", tinyModel().bytes()); err != nil {
+		t.Errorf("tiny model: %v", err)
+	}
+}
+
+func TestCheckONNXRejects(t *testing.T) {
+	model := builtin(t)
+	small := tinyModel().bytes()
+	cases := []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"empty", nil, "empty file"},
+		{"text", []byte("not a model at all\n"), ""},
+		{"png", []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"), ""},
+		{"zeros", make([]byte, 100), "field number 0"},
+		{"half of the model", model[:len(model)/2], "truncated"},
+		{"model less its last byte", model[:len(model)-1], ""},
+		{"opset 17", tinyModel().with(func(m *tiny) { m.opset = 17 }), "opset 17"},
+		{"opset 5", tinyModel().with(func(m *tiny) { m.opset = 5 }), "opset 5"},
+		{"no opset", small[:bytes.LastIndexByte(small, 8<<3|wireBytes)], "opset 0"},
+		{"an operator OpenCV lacks", tinyModel().with(func(m *tiny) { m.op = "NonMaxSuppression" }), `"NonMaxSuppression"`},
+		{"a short initializer", tinyModel().with(func(m *tiny) { m.weight = []byte{0x80, 0x3f} }), "holds 2 bytes"},
+		{"a NaN weight", tinyModel().with(func(m *tiny) { m.weight = []byte{0, 0, 0xc0, 0x7f} }), "NaN"},
+		{"an output without a shape", tinyModel().with(func(m *tiny) { m.noOutShape = true }), `"y" has no tensor shape`},
+		{"an undefined input", bytes.Replace(small, []byte("\x0a\x01t"), []byte("\x0a\x01q"), 1), `input "q" is not defined`},
+		{"two models in one file", append(slices.Clip(small), small...), "two graphs"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := CheckONNX("bad.onnx", c.data)
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			if !errors.Is(err, ErrBadModel) || !strings.Contains(err.Error(), "bad.onnx") || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %q: want ErrBadModel naming the file and saying %q", err, c.want)
+			}
+		})
+	}
+}
+
+// Every way of cutting the model short is rejected, none accepted (a cut at a field boundary
+// leaves a graph without its opset, or a graph without nodes or outputs).
+func TestCheckONNXRejectsEveryTruncation(t *testing.T) {
+	model := builtin(t)
+	step := max(1, len(model)/997)
+	for n := 0; n < len(model); n += step {
+		if _, err := CheckONNX("cut.onnx", model[:n]); err == nil {
+			t.Fatalf("accepted the model cut to %d of %d bytes", n, len(model))
+		}
+	}
+	small := tinyModel().bytes()
+	for n := range len(small) {
+		if _, err := CheckONNX("cut.onnx", small[:n]); err == nil {
+			t.Fatalf("accepted the tiny model cut to %d of %d bytes", n, len(small))
+		}
+	}
+}
+
+// A bad file gives an error naming it instead of aborting the process inside OpenCV.
+func TestNewNetRejectsABadFile(t *testing.T) {
+	dir := t.TempDir()
+	model := builtin(t)
+	for name, data := range map[string][]byte{
+		"truncated.onnx": model[:len(model)*2/3],
+		"garbage.onnx":   []byte("garbage garbage garbage"),
+		"small.onnx":     tinyModel().bytes(),
+		"noshape.onnx":   tinyModel().with(func(m *tiny) { m.noOutShape = true }), // OpenCV would abort on it
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		c, err := NewNet(p)
+		if name == "small.onnx" {
+			// valid, 1x3x8x8 in and out: OpenCV loads and runs it, a useless but working embedder
+			if err != nil {
+				t.Errorf("%s: %v", name, err)
+			} else {
+				c.Close()
+			}
+			continue
+		}
+		if err == nil {
+			c.Close()
+			t.Errorf("%s: accepted", name)
+			continue
+		}
+		if !errors.Is(err, ErrBadModel) || !strings.Contains(err.Error(), p) {
+			t.Errorf("%s: error %q: want ErrBadModel naming the file", name, err)
+		}
+	}
+	if _, err := NewNet(filepath.Join(dir, "missing.onnx")); err == nil || !strings.Contains(err.Error(), "missing.onnx") {
+		t.Errorf("missing file: %v", err)
+	}
+}
+
+func FuzzCheckONNX(f *testing.F) {
+	f.Add(tinyModel().bytes())
+	f.Add([]byte{})
+	f.Add([]byte("\x08\x07\x3a\x00"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		info, err := CheckONNX("fuzz.onnx", data)
+		if err == nil && (info.Input == "" || len(info.Shape) != 4 || len(info.Outputs) == 0) {
+			t.Fatalf("accepted a model without input or output: %+v", info)
+		}
+	})
+}

@@ -1,0 +1,226 @@
+#!/usr/bin/python3
+"""Train the tile embedding network and export it to ONNX (opset 11) for OpenCV 4.6.
+
+Inputs (see README.md in this folder):
+  --photos DIR     a crop folder with the photos-dev layout (labels.csv, images/)
+  --list CSV       the crops of DIR to train on (labels.csv format), e.g. the enrolment half that
+                   `siamesed vision split --dir DIR --split 0.5 --seed 1` prints. Nothing else in
+                   DIR is read, so the matching test half stays unseen.
+  --faces DIR      one BGR image per face named <tile>.png (1B.png ... J.png), as
+                   `siamesed vision art --out DIR` writes them from ../shared/data/tile-art.
+  --out FILE       the ONNX model.
+
+The network maps a 3x64x48 BGR crop (portrait, pixels / 255) to a 128-number embedding. It is
+trained as a cosine classifier (CosFace margin) over the faces; the class weights are thrown away:
+at the table the recogniser compares embeddings with the table's own enrolled crops.
+
+Debian packages only: python3-torch (1.13), python3-opencv, python3-numpy.
+"""
+import argparse
+import csv
+import os
+import random
+import time
+
+import cv2
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+W, H = 48, 64  # input size; must match vision/classify/net.go
+EMBED = 128
+
+
+class Net(nn.Module):
+    def __init__(self, classes):
+        super().__init__()
+
+        def block(i, o):
+            return [nn.Conv2d(i, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True)]
+
+        self.features = nn.Sequential(
+            *block(3, 16), nn.MaxPool2d(2),  # 32x24
+            *block(16, 32), *block(32, 32), nn.MaxPool2d(2),  # 16x12
+            *block(32, 64), *block(64, 64), nn.MaxPool2d(2),  # 8x6
+            *block(64, 128), nn.MaxPool2d(2),  # 4x3
+        )
+        self.drop = nn.Dropout(0.3)
+        self.embed = nn.Linear(128 * 4 * 3, EMBED)
+        self.weight = nn.Parameter(torch.randn(classes, EMBED) * 0.01)
+
+    def forward(self, x):
+        x = (x - 0.5) * 4.0
+        x = self.features(x)
+        x = torch.flatten(x, 1)
+        return self.embed(self.drop(x))
+
+
+def read_list(photos, path):
+    out = []
+    with open(path) as f:
+        r = csv.reader(f)
+        next(r)
+        for row in r:
+            im = cv2.imread(os.path.join(photos, "images", row[0]), cv2.IMREAD_COLOR)
+            if im is None:
+                raise SystemExit(f"train: cannot read {row[0]}")
+            out.append((portrait(im), row[1].strip()))
+    return out
+
+
+def portrait(im):
+    if im.shape[1] > im.shape[0]:
+        im = cv2.rotate(im, cv2.ROTATE_90_CLOCKWISE)
+    return cv2.resize(im, (120, 160), interpolation=cv2.INTER_AREA)
+
+
+BACKGROUNDS = [(40, 110, 30), (90, 60, 20), (60, 90, 140), (70, 70, 70), (200, 200, 200), (20, 20, 20), (30, 60, 120)]
+
+
+def augment(im, rng, art):
+    h, w = im.shape[:2]
+    if art:
+        # ink of another set: thicker or thinner strokes, shifted hues, duller colours
+        if rng.random() < 0.3:
+            k = np.ones((3, 3), np.uint8)
+            im = cv2.erode(im, k) if rng.random() < 0.5 else cv2.dilate(im, k)
+    if rng.random() < 0.5:
+        im = cv2.rotate(im, cv2.ROTATE_180)
+    # crop misalignment and perspective: move each corner
+    s = 0.10 if art else 0.07
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    dx, dy = rng.uniform(-0.04, 0.04) * w, rng.uniform(-0.04, 0.04) * h
+    sc = rng.uniform(0.92, 1.1)
+    cx, cy = w / 2, h / 2
+    dst = np.float32([[cx + (x - cx) * sc + dx + rng.uniform(-s, s) * w,
+                       cy + (y - cy) * sc + dy + rng.uniform(-s, s) * h] for x, y in src])
+    M = cv2.getPerspectiveTransform(src, dst)
+    bg = BACKGROUNDS[rng.randrange(len(BACKGROUNDS))]
+    im = cv2.warpPerspective(im, M, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=bg)
+    f = im.astype(np.float32)
+    # colour: hue/saturation shift, white balance, brightness, contrast, gamma, uneven light
+    if rng.random() < 0.8:
+        hsv = cv2.cvtColor(im, cv2.COLOR_BGR2HSV).astype(np.float32)
+        hsv[..., 0] = (hsv[..., 0] + rng.uniform(-8, 8)) % 180
+        hsv[..., 1] *= rng.uniform(0.5, 1.3)
+        f = cv2.cvtColor(np.clip(hsv, 0, 255).astype(np.uint8), cv2.COLOR_HSV2BGR).astype(np.float32)
+    if rng.random() < 0.08:
+        g = f.mean(axis=2, keepdims=True)
+        f = np.repeat(g, 3, axis=2)
+    f *= np.float32([rng.uniform(0.8, 1.2) for _ in range(3)])
+    f = (f - 128) * rng.uniform(0.7, 1.3) + 128 + rng.uniform(-40, 30)
+    if rng.random() < 0.5:
+        gx, gy = rng.uniform(-0.4, 0.4), rng.uniform(-0.4, 0.4)
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        light = 1 + gx * (xx / w - 0.5) + gy * (yy / h - 0.5)
+        f *= light[..., None]
+    f = np.clip(f, 0, 255)
+    if rng.random() < 0.3:
+        f = 255 * (f / 255) ** rng.uniform(0.7, 1.4)
+    im = f.astype(np.uint8)
+    small = cv2.resize(im, (W, H), interpolation=cv2.INTER_AREA)
+    if rng.random() < 0.4:
+        small = cv2.GaussianBlur(small, (0, 0), rng.uniform(0.3, 1.0))
+    if rng.random() < 0.2:
+        # a coarser camera: down and up again
+        k = rng.uniform(0.5, 0.8)
+        t = cv2.resize(small, (int(W * k), int(H * k)), interpolation=cv2.INTER_AREA)
+        small = cv2.resize(t, (W, H), interpolation=cv2.INTER_LINEAR)
+    out = small.astype(np.float32)
+    if rng.random() < 0.5:
+        out += np.float32(np.random.normal(0, rng.uniform(1, 8), out.shape))
+    return np.clip(out, 0, 255) / 255.0
+
+
+def tensor(im):
+    return torch.from_numpy(np.ascontiguousarray(im.transpose(2, 0, 1)))
+
+
+def plain(im):
+    return cv2.resize(im, (W, H), interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--photos", required=True)
+    ap.add_argument("--list", required=True)
+    ap.add_argument("--faces", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--epochs", type=int, default=30)
+    ap.add_argument("--photo-repeats", type=int, default=16, help="augmented copies of each photo per epoch")
+    ap.add_argument("--art-repeats", type=int, default=40, help="augmented copies of each face image per epoch")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--test-list", help="optional: crops of --photos to report nearest-neighbour top-1 on at the end (never trained on)")
+    a = ap.parse_args()
+    torch.set_num_threads(a.threads)
+    torch.manual_seed(a.seed)
+    np.random.seed(a.seed)
+    rng = random.Random(a.seed)
+
+    photos = read_list(a.photos, a.list)
+    art = []
+    for name in sorted(os.listdir(a.faces)):
+        if name.endswith(".png"):
+            art.append((portrait(cv2.imread(os.path.join(a.faces, name), cv2.IMREAD_COLOR)), name[:-4]))
+    names = sorted({t for _, t in photos} | {t for _, t in art})
+    cls = {t: i for i, t in enumerate(names)}
+    print(f"train: {len(photos)} photos, {len(art)} face images, {len(names)} faces", flush=True)
+
+    net = Net(len(names))
+    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=5e-4)
+    steps_per_epoch = (len(photos) * a.photo_repeats + len(art) * a.art_repeats) // 64
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=a.epochs * steps_per_epoch + 1)
+    scale, margin = 16.0, 0.25
+    for ep in range(a.epochs):
+        t0 = time.time()
+        items = [(im, cls[t], False) for im, t in photos] * a.photo_repeats + [(im, cls[t], True) for im, t in art] * a.art_repeats
+        rng.shuffle(items)
+        net.train()
+        tot, right, n = 0.0, 0, 0
+        for b in range(steps_per_epoch):
+            batch = items[b * 64:(b + 1) * 64]
+            x = torch.stack([tensor(augment(im, rng, isart)) for im, _, isart in batch])
+            y = torch.tensor([c for _, c, _ in batch])
+            e = F.normalize(net(x), dim=1)
+            cos = e @ F.normalize(net.weight, dim=1).t()
+            logits = scale * (cos - margin * F.one_hot(y, len(names)))
+            loss = F.cross_entropy(logits, y)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            tot += loss.item() * len(batch)
+            right += (cos.argmax(1) == y).sum().item()
+            n += len(batch)
+        print(f"epoch {ep + 1}/{a.epochs}: loss {tot / n:.3f}, train top-1 {right / n:.3f}, {time.time() - t0:.0f} s", flush=True)
+
+    net.eval()
+    if a.test_list:
+        report(net, photos, read_list(a.photos, a.test_list))
+    dummy = torch.zeros(1, 3, H, W)
+    torch.onnx.export(net, dummy, a.out, opset_version=11, input_names=["crop"], output_names=["embedding"],
+                      do_constant_folding=True)
+    print(f"train: wrote {a.out} ({os.path.getsize(a.out)} bytes)")
+
+
+def embed(net, ims):
+    with torch.no_grad():
+        return F.normalize(net(torch.stack([tensor(plain(im)) for im in ims])), dim=1)
+
+
+def report(net, gallery, test):
+    """Nearest enrolled crop (upright or half a turn round), as vision/classify does."""
+    g = torch.cat([embed(net, [im for im, _ in gallery]), embed(net, [cv2.rotate(im, cv2.ROTATE_180) for im, _ in gallery])])
+    gl = [t for _, t in gallery] * 2
+    right = 0
+    for rot in (None, cv2.ROTATE_180):
+        q = embed(net, [im if rot is None else cv2.rotate(im, rot) for im, _ in test])
+        best = (q @ g.t()).argmax(1)
+        right += sum(gl[i] == t for i, (_, t) in zip(best.tolist(), test))
+    print(f"test: nearest enrolled crop top-1 {right / (2 * len(test)):.4f} over {len(test)} crops x 2 orientations")
+
+
+if __name__ == "__main__":
+    main()
