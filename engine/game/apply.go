@@ -70,8 +70,11 @@ func (p *play) verdict(v Verdict) {
 }
 
 // infraction reports rule id of the ruleset (its text quoted) broken by the acting seat.
-func (p *play) infraction(rule, detail string) {
-	p.verdict(Verdict{Kind: Infraction, Seat: p.a.Seat, Rule: p.s.Rules.Name + " " + rule, Quote: p.s.Rules.quote(rule), Detail: detail})
+func (p *play) infraction(rule, detail string) { p.infractionBy(p.a.Seat, rule, detail) }
+
+// infractionBy reports an infraction some other seat than the actor's caused.
+func (p *play) infractionBy(seat int, rule, detail string) {
+	p.verdict(Verdict{Kind: Infraction, Seat: seat, Rule: p.s.Rules.Name + " " + rule, Quote: p.s.Rules.quote(rule), Detail: detail})
 }
 
 func (p *play) seat() *Seat { return &p.s.Seats[p.a.Seat] }

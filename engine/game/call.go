@@ -24,7 +24,12 @@ func (p *play) call() error {
 		return errors.New("a player cannot call their own discard")
 	}
 	if p.a.Tiles[0] != last.Tile && !slices.Contains(p.a.Tiles, last.Tile) {
-		return fmt.Errorf("the call does not include the discard %v", last.Tile)
+		if !p.claimsNamed(last) {
+			return fmt.Errorf("the call does not include the discard %v", last.Tile)
+		}
+		if !p.replaceMisnamed(last) {
+			return nil
+		}
 	}
 	p.checkPriority(last.Seat)
 	p.misnamedCall(last)
@@ -199,6 +204,42 @@ func (p *play) checkPriority(discarder int) {
 			p.infraction("claim-priority", fmt.Sprintf("seat %d's claim had priority over seat %d's", r.Seat, p.a.Seat))
 		}
 	}
+}
+
+// claimsNamed: an exposure call for the face a misnamed discard was named as, not the face
+// discarded.
+func (p *play) claimsNamed(last *Discard) bool {
+	return last.Seat >= 0 && last.Named != last.Tile && p.a.For != "mahjong" &&
+		slices.Contains(p.a.Tiles, last.Named)
+}
+
+// replaceMisnamed settles an exposure claim for the named face of a misnamed discard. Masters
+// ("misnamed discard"): when the discarder holds the named tile it replaces the discard, which
+// goes back to the discarder's rack, and the claim goes on; otherwise play continues normally.
+// Elsewhere (NMJL tournament penalties 2) a miscalled tile "cannot be claimed until correctly
+// named". A refused claim is reported, leaves the table as it was and marks the discard as named
+// rightly; the miscaller's penalty is charged once, here or when the discard is later called.
+func (p *play) replaceMisnamed(last *Discard) bool {
+	from := p.s.Seats[last.Seat].Racks[:]
+	held := slices.IndexFunc(from, func(r Rack) bool { return r.Concealed[last.Named] > 0 })
+	if !p.s.Rules.MisnamedReplace || held < 0 {
+		why := "it cannot be claimed until correctly named"
+		if p.s.Rules.MisnamedReplace {
+			why = fmt.Sprintf("seat %d holds no %v to replace it; play continues", last.Seat, last.Named)
+		}
+		p.infractionBy(last.Seat, p.s.Rules.citable("misnamed-claim", "misnamed"), fmt.Sprintf("the discard is %v, not the %v it was named: %s", last.Tile, last.Named, why))
+		p.misnamedCall(last)
+		last.Named = last.Tile
+		return false
+	}
+	p.infractionBy(last.Seat, p.s.Rules.citable("misnamed-claim", "misnamed"), fmt.Sprintf("seat %d's %v replaces the discard %v, named as %v", last.Seat, last.Named, last.Tile, last.Named))
+	p.misnamedCall(last)
+	rk := &p.s.Seats[last.Seat].Racks[held]
+	rk.Concealed[last.Named]--
+	rk.Concealed[last.Tile]++
+	p.s.Discards[len(p.s.Discards)-1] = last.Named
+	last.Tile = last.Named
+	return true
 }
 
 // misnamedCall scores a called discard the discarder named wrongly (NMJL tournament penalties 2

@@ -44,6 +44,11 @@ type Ruleset struct {
 	// sit on either rack, so only the seat's total is counted there.
 	MahJonggRackHolds14 bool `yaml:"mahjong_rack_holds_14"`
 
+	// MisnamedReplace: an exposure claim for the named face of a misnamed discard is settled by
+	// the named tile from the discarder's hand replacing the discard (masters "misnamed
+	// discard"); elsewhere such a claim is refused until the tile is named correctly.
+	MisnamedReplace bool `yaml:"misnamed_replace"`
+
 	Scoring Scoring `yaml:"scoring"`
 
 	// Rules quotes each rule this ruleset enforces, by id, for infraction verdicts.
