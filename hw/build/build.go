@@ -15,6 +15,7 @@ import (
 	"github.com/siamesetable/siamesed/hw/loadcell"
 	"github.com/siamesetable/siamesed/hw/rack"
 	"github.com/siamesetable/siamesed/hw/sim"
+	"github.com/siamesetable/siamesed/internal/clock"
 	"periph.io/x/conn/v3/gpio"
 	"periph.io/x/conn/v3/i2c"
 	"periph.io/x/conn/v3/spi"
@@ -30,8 +31,10 @@ type Host interface {
 
 // Options tune the build.
 type Options struct {
-	// PollInterval for PN532 status polls; 0 takes the driver default. Tests set NoWait.
+	// NoWait drops the pause between PN532 status polls; tests of the build set it.
 	NoWait bool
+	// Clock times the PN532 polls (nil: the wall clock).
+	Clock clock.Clock
 	// Seed for simulated racks' noise.
 	Seed uint64
 }

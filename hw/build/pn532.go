@@ -53,7 +53,7 @@ func (r *Rig) buildPN532(h Host, en rack.Enrolment, cals config.Calibrations, o 
 				if err != nil {
 					return fmt.Errorf("build: rack %s: %w", cr.Name, err)
 				}
-				dev, err := pn532.NewI2C(pb, rd.Addr, &pn532.Opts{NoWait: o.NoWait})
+				dev, err := pn532.NewI2C(pb, rd.Addr, &pn532.Opts{NoWait: o.NoWait, Clock: o.Clock})
 				if err != nil {
 					return fmt.Errorf("build: rack %s: %w", cr.Name, err)
 				}

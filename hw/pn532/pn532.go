@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/siamesetable/siamesed/internal/clock"
 	"periph.io/x/conn/v3"
 	"periph.io/x/conn/v3/i2c"
 )
@@ -18,6 +19,8 @@ type Opts struct {
 	ReadyPolls int // default 20
 	// PollInterval is the pause between status polls (default 1ms; 0 in tests via NoWait).
 	PollInterval time.Duration
+	// Clock times that pause (default the wall clock; tests inject a fake).
+	Clock clock.Clock
 	// NoWait makes PollInterval zero; tests set it so nothing sleeps.
 	NoWait bool
 	// Retries bounds how often a command is resent after a NACK or a response re-requested after
@@ -41,6 +44,9 @@ func (o *Opts) fill() {
 	}
 	if o.NoWait {
 		o.PollInterval = 0
+	}
+	if o.Clock == nil {
+		o.Clock = clock.Real{}
 	}
 	if o.Retries <= 0 {
 		o.Retries = 2
@@ -217,7 +223,8 @@ func (d *Dev) waitReady() error {
 	s := d.buf[:1]
 	for i := 0; i < d.opts.ReadyPolls; i++ {
 		if i > 0 && d.opts.PollInterval > 0 {
-			time.Sleep(d.opts.PollInterval)
+			_, wait := d.opts.Clock.NewTimer(d.opts.PollInterval)
+			<-wait
 		}
 		if err := d.c.Tx(nil, s); err != nil {
 			return fmt.Errorf("pn532: status: %w", err)
