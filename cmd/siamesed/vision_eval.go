@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 
 	"github.com/siamesetable/siamesed/vision/classify"
 	"github.com/siamesetable/siamesed/vision/eval"
@@ -25,6 +27,8 @@ func visionEval(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	top := fs.Int("top", 10, "how many confused pairs to print")
 	threshold := fs.Float64("threshold", -1, "confidence below which the answer is unknown (default: the classifier's own)")
 	model := fs.String("model", "", `embedding network (ONNX file); "" for the built-in one, "features" for the hand-made features`)
+	views := fs.String("views", "", `views each test crop is embedded through, averaged: "ZOOM[/DX/DY],..." ("1": as it is); "" for the classifier's own`)
+	enrolViews := fs.String("enroll-views", "", `views each enrolment crop is kept through, same form; "" for the classifier's own`)
 	artDir := fs.String("synthetic", "", "instead: detection and classification on synthetic frames rendered from this tile-art/png folder")
 	frames := fs.Int("frames", 20, "with --synthetic: frames to render")
 	tiles := fs.Int("tiles", 12, "with --synthetic: tiles per frame")
@@ -43,6 +47,9 @@ func visionEval(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	defer c.Close()
+	if err := setViews(c, *views, *enrolViews); err != nil {
+		return err
+	}
 	if synthetic {
 		return visionEvalSynthetic(stdout, c, *artDir, *frames, *tiles, *seed)
 	}
@@ -117,4 +124,48 @@ func newClassifier(model string, threshold float64) (*classify.Classifier, error
 		c.Threshold = float32(threshold)
 	}
 	return c, nil
+}
+
+// setViews replaces c's test and enrolment views with those spelled out in test and enrol
+// (parseViews), leaving the classifier's own where a spelling is "".
+func setViews(c *classify.Classifier, test, enrol string) error {
+	for _, x := range []struct {
+		spec string
+		to   *[]classify.View
+	}{{test, &c.Views}, {enrol, &c.EnrolViews}} {
+		if x.spec == "" {
+			continue
+		}
+		v, err := parseViews(x.spec)
+		if err != nil {
+			return err
+		}
+		*x.to = v
+	}
+	return nil
+}
+
+// parseViews reads "ZOOM[/DX/DY],...", e.g. "1,0.9,1.1" or "1,1.08/0.03/-0.03".
+func parseViews(spec string) ([]classify.View, error) {
+	var out []classify.View
+	for _, item := range strings.Split(spec, ",") {
+		parts := strings.Split(strings.TrimSpace(item), "/")
+		if len(parts) != 1 && len(parts) != 3 {
+			return nil, fmt.Errorf("%w: view %q: want ZOOM or ZOOM/DX/DY", errUsage, item)
+		}
+		var nums [3]float64
+		for i, p := range parts {
+			x, err := strconv.ParseFloat(p, 64)
+			if err != nil {
+				return nil, fmt.Errorf("%w: view %q: %w", errUsage, item, err)
+			}
+			nums[i] = x
+		}
+		v := classify.View{Zoom: nums[0], DX: nums[1], DY: nums[2]}
+		if err := v.Check(); err != nil {
+			return nil, fmt.Errorf("%w: %w", errUsage, err)
+		}
+		out = append(out, v)
+	}
+	return out, nil
 }

@@ -25,10 +25,11 @@ type example struct {
 	vec  [2][]float32 // upright and half a turn
 }
 
-// embedder turns a crop into unit-length vectors: at the crop's orientation (a landscape crop is
-// first turned a quarter clockwise) and, when half is set, half a turn round as well.
+// embedder turns views of one crop into unit-length vectors, the mean over the views: at the
+// crop's orientation (a landscape crop is first turned a quarter clockwise) and, when half is
+// set, half a turn round as well.
 type embedder interface {
-	embed(crop gocv.Mat, half bool) (up, down []float32, err error)
+	embed(views []gocv.Mat, half bool) (up, down []float32, err error)
 	close() error
 }
 
@@ -37,11 +38,18 @@ type embedder interface {
 type Classifier struct {
 	// Threshold is the confidence below which Result.Known is false.
 	Threshold float32
-	emb       embedder
+	// Views: a crop to classify is embedded through each of these and the vectors averaged; nil
+	// means the crop as it is. Set before classifying.
+	Views []View
+	// EnrolViews: an enrolled crop is kept once for each of these, so that each face has more
+	// neighbours; nil means the crop as it is. Set before enrolling.
+	EnrolViews []View
+	emb        embedder
 	// nearest is the weight of a face's nearest example in its score; the second nearest gets
 	// the rest.
 	nearest  float32
 	examples []example
+	crops    int // enrolled crops; examples has one per crop and enrolment view
 }
 
 // New returns an empty classifier on hand-made features (HOG, ink layout, colour) with the
@@ -55,8 +63,16 @@ func (c *Classifier) Close() error { return c.emb.close() }
 
 type featureEmbedder struct{}
 
-func (featureEmbedder) embed(crop gocv.Mat, _ bool) (up, down []float32, err error) {
-	return Features(crop)
+func (featureEmbedder) embed(views []gocv.Mat, _ bool) (up, down []float32, err error) {
+	var ups, downs [][]float32
+	for _, m := range views {
+		u, d, err := Features(m)
+		if err != nil {
+			return nil, nil, err
+		}
+		ups, downs = append(ups, u), append(downs, d)
+	}
+	return mean(ups), mean(downs), nil
 }
 
 func (featureEmbedder) close() error { return nil }
@@ -76,16 +92,49 @@ func (c *Classifier) Enrol(f tile.Face, crop gocv.Mat) error {
 	if f >= tile.NumFaces {
 		return fmt.Errorf("classify: enrol: no such face %d", f)
 	}
-	up, down, err := c.emb.embed(crop, true)
-	if err != nil {
-		return fmt.Errorf("classify: enrol %v: %w", f, err)
+	views := c.EnrolViews
+	if views == nil {
+		views = []View{{}}
 	}
-	c.examples = append(c.examples, example{face: f, vec: [2][]float32{up, down}})
+	added := make([]example, 0, len(views))
+	for _, v := range views {
+		up, down, err := c.embedViews(crop, []View{v}, true)
+		if err != nil {
+			return fmt.Errorf("classify: enrol %v: %w", f, err)
+		}
+		added = append(added, example{face: f, vec: [2][]float32{up, down}})
+	}
+	c.examples = append(c.examples, added...)
+	c.crops++
 	return nil
 }
 
-// Len is the number of enrolled examples.
-func (c *Classifier) Len() int { return len(c.examples) }
+// embedViews embeds crop through views (nil: as it is), averaged.
+func (c *Classifier) embedViews(crop gocv.Mat, views []View, half bool) (up, down []float32, err error) {
+	if len(views) == 0 {
+		return c.emb.embed([]gocv.Mat{crop}, half)
+	}
+	if crop.Empty() {
+		return nil, nil, fmt.Errorf("classify: empty crop")
+	}
+	mats := make([]gocv.Mat, 0, len(views))
+	defer func() {
+		for _, m := range mats {
+			m.Close()
+		}
+	}()
+	for _, v := range views {
+		m, err := v.apply(crop)
+		if err != nil {
+			return nil, nil, err
+		}
+		mats = append(mats, m)
+	}
+	return c.emb.embed(mats, half)
+}
+
+// Len is the number of enrolled crops (each kept once per enrolment view).
+func (c *Classifier) Len() int { return c.crops }
 
 // Classify names the face in crop. Any of the four rotations is fine: a landscape crop is turned
 // a quarter, and each example is compared upright and half a turn round.
@@ -93,7 +142,7 @@ func (c *Classifier) Classify(crop gocv.Mat) (Result, error) {
 	if len(c.examples) == 0 {
 		return Result{}, ErrNotEnrolled
 	}
-	q, _, err := c.emb.embed(crop, false)
+	q, _, err := c.embedViews(crop, c.Views, false)
 	if err != nil {
 		return Result{}, err
 	}

@@ -205,3 +205,21 @@ func dot(a, b []float32) float32 {
 	}
 	return s
 }
+
+// mean returns the unit-length mean of unit vectors (a copy of the only one); nil for none.
+func mean(vecs [][]float32) []float32 {
+	if len(vecs) == 0 {
+		return nil
+	}
+	out := append([]float32(nil), vecs[0]...)
+	if len(vecs) == 1 {
+		return out
+	}
+	for _, v := range vecs[1:] {
+		for i := range out {
+			out[i] += v[i]
+		}
+	}
+	normalise(out)
+	return out
+}

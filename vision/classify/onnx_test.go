@@ -27,12 +27,16 @@ func (m pb) bytes(num int, b []byte) pb {
 
 func (m pb) str(num int, s string) pb { return m.bytes(num, []byte(s)) }
 
+// attrInt is AttributeProto.AttributeType INT.
+const attrInt = 2
+
 // tiny describes a small model: image input x (1x3x8x8), y = op(Mul(x, w)) with w one float.
 type tiny struct {
 	opset      uint64
 	op         string
 	weight     []byte
 	noOutShape bool
+	axis0      bool // op takes the attribute axis=0 (Softmax across the images of a batch)
 }
 
 // tinyModel is a valid model.
@@ -52,6 +56,9 @@ func (m tiny) bytes() []byte {
 	w := pb{}.varint(1, 1).varint(2, tensorFloat).str(8, "w").bytes(9, m.weight)
 	mul := pb{}.str(1, "x").str(1, "w").str(2, "t").str(3, "mul").str(4, "Mul")
 	act := pb{}.str(1, "t").str(2, "y").str(3, "act").str(4, m.op)
+	if m.axis0 {
+		act = act.bytes(5, pb{}.str(1, "axis").varint(3, 0).varint(20, attrInt))
+	}
 	graph := pb{}.bytes(1, mul).bytes(1, act).str(2, "g").bytes(5, w).bytes(11, input).bytes(12, output)
 	return pb{}.varint(1, 7).str(2, "test").bytes(7, graph).bytes(8, pb{}.varint(2, m.opset))
 }
@@ -149,6 +156,8 @@ func TestNewNetRejectsABadFile(t *testing.T) {
 		"garbage.onnx":   []byte("garbage garbage garbage"),
 		"small.onnx":     tinyModel().bytes(),
 		"noshape.onnx":   tinyModel().with(func(m *tiny) { m.noOutShape = true }), // OpenCV would abort on it
+		// runs, but mixes the images of a batch, so views batched together would be wrong
+		"batchmix.onnx": tinyModel().with(func(m *tiny) { m.op, m.axis0 = "Softmax", true }),
 	} {
 		p := filepath.Join(dir, name)
 		if err := os.WriteFile(p, data, 0o600); err != nil {
