@@ -36,7 +36,7 @@ func visionArt(_ context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	defer art.Close()
 	if err := os.MkdirAll(*out, 0o755); err != nil {
-		return err
+		return fmt.Errorf("vision art: %w", err)
 	}
 	for f := range tile.Face(tile.NumFaces) {
 		p := filepath.Join(*out, f.String()+".png")

@@ -37,7 +37,7 @@ func visionEval(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	synthetic := *artDir != ""
 	if synthetic && (*enrolDir != "" || *testDir != "" || *frames < 1 || *tiles < 1 || fs.NArg() > 0) {
-		return fmt.Errorf("%w: --synthetic takes --frames, --tiles, --seed, --model and --threshold only", errUsage)
+		return fmt.Errorf("%w: --synthetic takes --frames, --tiles, --seed, --model, --threshold, --views and --enroll-views only", errUsage)
 	}
 	if !synthetic && (*enrolDir == "" || (*testDir == "") == (*split == 0) || *split < 0 || *split >= 1 || fs.NArg() > 0) {
 		return fmt.Errorf("%w: want --enroll DIR and either --test DIR or --split F in (0,1)", errUsage)

@@ -237,3 +237,25 @@ func FuzzParseCalibration(f *testing.F) {
 		}
 	})
 }
+
+func FuzzParseViews(f *testing.F) {
+	f.Add("1,0.9,1.08/0.03/-0.03")
+	f.Add("0.5/0.49/-0.49")
+	f.Fuzz(func(t *testing.T, spec string) {
+		views, err := parseViews(spec)
+		if err != nil {
+			if !errors.Is(err, errUsage) {
+				t.Fatalf("%q: error %v is not a usage error", spec, err)
+			}
+			return
+		}
+		if len(views) == 0 {
+			t.Fatalf("%q: accepted with no views", spec)
+		}
+		for _, v := range views {
+			if err := v.Check(); err != nil {
+				t.Fatalf("%q: accepted a view Check refuses: %v", spec, err)
+			}
+		}
+	})
+}

@@ -25,11 +25,11 @@ type example struct {
 	vec  [2][]float32 // upright and half a turn
 }
 
-// embedder turns views of one crop into unit-length vectors, the mean over the views: at the
-// crop's orientation (a landscape crop is first turned a quarter clockwise) and, when half is
-// set, half a turn round as well.
+// embedder turns crops into unit-length vectors, one per crop, in one pass (the network takes
+// them as a batch): at the crop's orientation (a landscape crop is first turned a quarter
+// clockwise) and, when half is set, half a turn round as well (downs is nil otherwise).
 type embedder interface {
-	embed(views []gocv.Mat, half bool) (up, down []float32, err error)
+	embed(crops []gocv.Mat, half bool) (ups, downs [][]float32, err error)
 	close() error
 }
 
@@ -63,16 +63,18 @@ func (c *Classifier) Close() error { return c.emb.close() }
 
 type featureEmbedder struct{}
 
-func (featureEmbedder) embed(views []gocv.Mat, _ bool) (up, down []float32, err error) {
-	var ups, downs [][]float32
-	for _, m := range views {
+func (featureEmbedder) embed(crops []gocv.Mat, half bool) (ups, downs [][]float32, err error) {
+	for _, m := range crops {
 		u, d, err := Features(m)
 		if err != nil {
 			return nil, nil, err
 		}
-		ups, downs = append(ups, u), append(downs, d)
+		ups = append(ups, u)
+		if half {
+			downs = append(downs, d)
+		}
 	}
-	return mean(ups), mean(downs), nil
+	return ups, downs, nil
 }
 
 func (featureEmbedder) close() error { return nil }
@@ -92,25 +94,19 @@ func (c *Classifier) Enrol(f tile.Face, crop gocv.Mat) error {
 	if f >= tile.NumFaces {
 		return fmt.Errorf("classify: enrol: no such face %d", f)
 	}
-	views := c.EnrolViews
-	if views == nil {
-		views = []View{{}}
+	ups, downs, err := c.viewVectors(crop, c.EnrolViews, true)
+	if err != nil {
+		return fmt.Errorf("classify: enrol %v: %w", f, err)
 	}
-	added := make([]example, 0, len(views))
-	for _, v := range views {
-		up, down, err := c.embedViews(crop, []View{v}, true)
-		if err != nil {
-			return fmt.Errorf("classify: enrol %v: %w", f, err)
-		}
-		added = append(added, example{face: f, vec: [2][]float32{up, down}})
+	for i := range ups {
+		c.examples = append(c.examples, example{face: f, vec: [2][]float32{ups[i], downs[i]}})
 	}
-	c.examples = append(c.examples, added...)
 	c.crops++
 	return nil
 }
 
-// embedViews embeds crop through views (nil: as it is), averaged.
-func (c *Classifier) embedViews(crop gocv.Mat, views []View, half bool) (up, down []float32, err error) {
+// viewVectors embeds crop through each of views (nil: the crop as it is), a vector pair a view.
+func (c *Classifier) viewVectors(crop gocv.Mat, views []View, half bool) (ups, downs [][]float32, err error) {
 	if len(views) == 0 {
 		return c.emb.embed([]gocv.Mat{crop}, half)
 	}
@@ -142,11 +138,11 @@ func (c *Classifier) Classify(crop gocv.Mat) (Result, error) {
 	if len(c.examples) == 0 {
 		return Result{}, ErrNotEnrolled
 	}
-	q, _, err := c.embedViews(crop, c.Views, false)
+	ups, _, err := c.viewVectors(crop, c.Views, false)
 	if err != nil {
 		return Result{}, err
 	}
-	return c.classifyVec(q), nil
+	return c.classifyVec(mean(ups)), nil
 }
 
 // classifyVec scores each face by its nearest example and its second nearest (the nearest again

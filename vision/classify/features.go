@@ -32,16 +32,11 @@ const (
 // vector at the crop's orientation and one for the crop turned half a turn: gradient-orientation
 // histograms (HOG, 2x2-cell blocks) of the grey image and a saturation-weighted hue histogram.
 func Features(crop gocv.Mat) (up, down []float32, err error) {
-	if crop.Empty() || crop.Channels() != 3 {
-		return nil, nil, fmt.Errorf("classify: crop must be a non-empty BGR image, got %d channels", crop.Channels())
+	portrait, release, err := upright(crop)
+	if err != nil {
+		return nil, nil, err
 	}
-	portrait := crop
-	if crop.Cols() > crop.Rows() {
-		turned := gocv.NewMat()
-		defer turned.Close()
-		gocv.Rotate(crop, &turned, gocv.Rotate90Clockwise)
-		portrait = turned
-	}
+	defer release()
 	mx, my := int(margin*float64(portrait.Cols())), int(margin*float64(portrait.Rows()))
 	inner := portrait.Region(image.Rect(mx, my, portrait.Cols()-mx, portrait.Rows()-my))
 	defer inner.Close()
@@ -222,4 +217,18 @@ func mean(vecs [][]float32) []float32 {
 	}
 	normalise(out)
 	return out
+}
+
+// upright checks that crop is a non-empty BGR image and returns it portrait: a landscape crop
+// turned a quarter clockwise, which release frees (a portrait crop is returned as it is).
+func upright(crop gocv.Mat) (portrait gocv.Mat, release func(), err error) {
+	if crop.Empty() || crop.Channels() != 3 {
+		return gocv.Mat{}, nil, fmt.Errorf("classify: crop must be a non-empty BGR image, got %d channels", crop.Channels())
+	}
+	if crop.Cols() <= crop.Rows() {
+		return crop, func() {}, nil
+	}
+	turned := gocv.NewMat()
+	gocv.Rotate(crop, &turned, gocv.Rotate90Clockwise)
+	return turned, func() { turned.Close() }, nil
 }

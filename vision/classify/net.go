@@ -118,8 +118,8 @@ func (n *netEmbedder) trial() error {
 func (n *netEmbedder) close() error { return n.net.Close() }
 
 // embed runs the network once on a batch of every crop (and each crop half a turn round, when
-// half is set) and averages the unit vectors of each orientation.
-func (n *netEmbedder) embed(crops []gocv.Mat, half bool) (up, down []float32, err error) {
+// half is set).
+func (n *netEmbedder) embed(crops []gocv.Mat, half bool) (ups, downs [][]float32, err error) {
 	var small []gocv.Mat
 	defer func() {
 		for _, m := range small {
@@ -127,7 +127,7 @@ func (n *netEmbedder) embed(crops []gocv.Mat, half bool) (up, down []float32, er
 		}
 	}()
 	for _, crop := range crops {
-		m, err := n.portrait(crop)
+		m, err := n.inputImage(crop)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -144,26 +144,19 @@ func (n *netEmbedder) embed(crops []gocv.Mat, half bool) (up, down []float32, er
 	if err != nil {
 		return nil, nil, err
 	}
-	up = mean(vecs[:len(crops)])
 	if half {
-		down = mean(vecs[len(crops):])
+		downs = vecs[len(crops):]
 	}
-	return up, down, nil
+	return vecs[:len(crops)], downs, nil
 }
 
-// portrait returns crop turned upright (a landscape crop a quarter clockwise) and resized to the
-// network's input.
-func (n *netEmbedder) portrait(crop gocv.Mat) (gocv.Mat, error) {
-	if crop.Empty() || crop.Channels() != 3 {
-		return gocv.Mat{}, fmt.Errorf("classify: crop must be a non-empty BGR image, got %d channels", crop.Channels())
+// inputImage returns crop upright and resized to the network's input; the caller closes it.
+func (n *netEmbedder) inputImage(crop gocv.Mat) (gocv.Mat, error) {
+	src, release, err := upright(crop)
+	if err != nil {
+		return gocv.Mat{}, err
 	}
-	src := crop
-	if crop.Cols() > crop.Rows() {
-		turned := gocv.NewMat()
-		defer turned.Close()
-		gocv.Rotate(crop, &turned, gocv.Rotate90Clockwise)
-		src = turned
-	}
+	defer release()
 	small := gocv.NewMat()
 	gocv.Resize(src, &small, n.size, 0, 0, gocv.InterpolationArea)
 	return small, nil
