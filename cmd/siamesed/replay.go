@@ -3,143 +3,30 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
-	"os"
-	"strings"
 
-	"github.com/siamesetable/siamesed/configs"
-	"github.com/siamesetable/siamesed/engine/card"
 	"github.com/siamesetable/siamesed/engine/game"
+	"github.com/siamesetable/siamesed/journal"
 )
 
 func init() {
-	register("replay", "replay game logs: replay --rules NAME[+OPTION] [--card F] [--strict] [--pot C [--triple]] GAME.jsonl...", replay)
+	register("replay", "replay game logs: replay [--rules NAME[+OPTION]] [--card F] [--json] [--all] [--strict] [--pot C [--triple]] GAME.jsonl...", replay)
 }
 
-// loadRules reads "siamese" or "siamese+nmjl-tournament" from the embedded configs/rules, or a
-// ruleset file path ending in .yaml.
-func loadRules(spec string) (*game.Ruleset, error) {
-	parts := strings.Split(spec, "+")
-	read := func(name string) ([]byte, error) {
-		if strings.HasSuffix(name, ".yaml") {
-			return os.ReadFile(name)
-		}
-		b, err := configs.Rules(name)
-		if err != nil {
-			return nil, fmt.Errorf("unknown ruleset %q (siamese, siamese-masters, royale-4, royale-3; option nmjl-tournament)", name)
-		}
-		return b, nil
-	}
-	data, err := read(parts[0])
-	if err != nil {
-		return nil, err
-	}
-	r, err := game.ParseRuleset(parts[0], data)
-	if err != nil {
-		return nil, err
-	}
-	for _, opt := range parts[1:] {
-		data, err := read(opt)
-		if err != nil {
-			return nil, err
-		}
-		if r, err = r.WithOption(opt, data); err != nil {
-			return nil, err
-		}
-	}
-	return r, nil
-}
-
-// gameOut is replay's report of one game.
+// gameOut is replay's report of one game (the --json document).
 type gameOut struct {
-	File     string         `json:"file,omitempty"`
-	Rules    string         `json:"rules"`
-	Actions  int            `json:"actions"`
-	Verdicts []game.Verdict `json:"verdicts"`
-	Result   *game.Result   `json:"result"`
-	State    *game.State    `json:"state,omitempty"`
-}
-
-func replay(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	fl := newFlags("replay", stderr)
-	rulesName := fl.String("rules", "siamese", "ruleset, optionally with +options")
-	cardPath := fl.String("card", "", "card file (default: the embedded example card)")
-	strict := fl.Bool("strict", false, "exit 1 on any infraction")
-	pot := fl.Int("pot", 0, "with several games: pay the cumulative scores out of a pot of this many cents (royale 16)")
-	triple := fl.Bool("triple", false, "with --pot: triple each score first (royale 16a)")
-	if err := parseFlags(fl, args); err != nil {
-		return err
-	}
-	if fl.NArg() == 0 {
-		return fmt.Errorf("%w: replay needs one game log file, or several for a session", errUsage)
-	}
-	rules, err := loadRules(*rulesName)
-	if err != nil {
-		return err
-	}
-	c, err := loadCard(*cardPath)
-	if err != nil {
-		return err
-	}
-	var games []gameOut
-	var firstErr error
-	for _, path := range fl.Args() {
-		g, err := replayFile(path, rules, c)
-		games = append(games, g)
-		if err != nil {
-			firstErr = err
-			break
-		}
-	}
-	var out any = games[0]
-	if fl.NArg() > 1 || *pot > 0 {
-		out = session(rules, games, *pot, *triple)
-	}
-	if err := writeJSON(stdout, out); err != nil {
-		return err
-	}
-	if firstErr != nil {
-		return firstErr
-	}
-	if *strict {
-		for _, g := range games {
-			for _, v := range g.Verdicts {
-				if v.Kind == game.Infraction || v.Kind == game.MahJonggBad || v.Kind == game.Misdeal {
-					return exitCode{1, errors.New("infractions found (--strict)")}
-				}
-			}
-		}
-	}
-	return nil
-}
-
-// replayFile replays one log; on a bad line or impossible action it returns what was replayed
-// before it and an error naming the file and line.
-func replayFile(path string, rules *game.Ruleset, c *card.Card) (gameOut, error) {
-	g := gameOut{File: path, Rules: rules.Name, Verdicts: []game.Verdict{}}
-	f, err := os.Open(path)
-	if err != nil {
-		return g, err
-	}
-	defer f.Close()
-	acts, lines, logErr := game.ReadLog(f)
-	s, verdicts, playErr := game.Replay(game.New(rules, c), acts)
-	g.Actions, g.Result, g.State = s.Seq, s.Result, &s
-	if verdicts != nil {
-		g.Verdicts = verdicts
-	}
-	if playErr != nil {
-		var re *game.ReplayError
-		if errors.As(playErr, &re) && re.Index < len(lines) {
-			return g, fmt.Errorf("%s:%d: %w", path, lines[re.Index], re.Err)
-		}
-		return g, playErr
-	}
-	if logErr != nil {
-		return g, fmt.Errorf("%s: %w", path, logErr)
-	}
-	return g, nil
+	File     string           `json:"file,omitempty"`
+	Rules    string           `json:"rules"`
+	Header   *game.Header     `json:"header,omitempty"`
+	Actions  int              `json:"actions"`
+	Torn     string           `json:"torn,omitempty"` // a torn last line that was left out
+	Verdicts []game.Verdict   `json:"verdicts"`
+	Result   *game.Result     `json:"result"`
+	State    *game.PublicView `json:"state,omitempty"`
+	seats    []string
+	acts     []game.Action
 }
 
 // sessionOut is a session of games: cumulative scores and, with a pot, the payout.
@@ -150,19 +37,108 @@ type sessionOut struct {
 	Pot    []game.PotShare `json:"pot,omitempty"`
 }
 
-func session(rules *game.Ruleset, games []gameOut, pot int, triple bool) sessionOut {
-	out := sessionOut{Rules: rules.Name, Totals: make([]int, rules.Players)}
-	for _, g := range games {
-		g.State = nil // the per-game final state is long; a session reports results
-		out.Games = append(out.Games, g)
-		if g.Result != nil {
-			for i, sc := range g.Result.Scores {
-				out.Totals[i] += sc
+func replay(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	fl := newFlags("replay", stderr)
+	rulesName := fl.String("rules", "siamese", "ruleset, optionally with +options (a log with a header names its own)")
+	cardPath := fl.String("card", "", "card file (default: the card the log names, or the built-in example card)")
+	asJSON := fl.Bool("json", false, "print the full JSON document")
+	all := fl.Bool("all", false, "print every verdict, legal ones too")
+	strict := fl.Bool("strict", false, "exit 1 on any infraction")
+	pot := fl.Int("pot", 0, "with several games: pay the cumulative scores out of a pot of this many cents (royale 16)")
+	triple := fl.Bool("triple", false, "with --pot: triple each score first (royale 16a)")
+	if err := parseFlags(fl, args); err != nil {
+		return err
+	}
+	if fl.NArg() == 0 {
+		return fmt.Errorf("%w: replay needs one game log file, or several for a session", errUsage)
+	}
+	src := journal.Sources{CardPath: *cardPath, DefaultRules: *rulesName}
+	if flagGiven(fl, "rules") {
+		src.Rules = *rulesName
+	}
+	var games []gameOut
+	var results []*game.Result
+	var firstErr error
+	for _, path := range fl.Args() {
+		g, err := journal.Load(path, src)
+		if g != nil {
+			out := reportOf(g)
+			games = append(games, out)
+			results = append(results, out.Result)
+			if g.Torn != nil {
+				fmt.Fprintf(stderr, "siamesed replay: %s: %v: left out\n", path, g.Torn)
+			}
+		}
+		if err != nil {
+			firstErr = err
+			break
+		}
+	}
+	if len(games) > 0 {
+		var err error
+		if fl.NArg() > 1 || *pot > 0 {
+			s := sessionOut{Rules: games[0].Rules, Games: games, Totals: game.Tally(len(games[0].seats), results)}
+			for i := range s.Games {
+				s.Games[i].State = nil // the per-game final state is long; a session reports results
+			}
+			if *pot > 0 {
+				s.Pot = game.Pot(s.Totals, *pot, *triple)
+			}
+			err = printReport(stdout, *asJSON, s, func(w io.Writer) { printSession(w, s, *all) })
+		} else {
+			err = printReport(stdout, *asJSON, games[0], func(w io.Writer) { printGame(w, games[0], *all) })
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if firstErr != nil {
+		return firstErr
+	}
+	if *strict {
+		for _, g := range games {
+			if game.HasFaults(g.Verdicts) {
+				return exitCode{1, errors.New("infractions found (--strict)")}
 			}
 		}
 	}
-	if pot > 0 {
-		out.Pot = game.Pot(out.Totals, pot, triple)
+	return nil
+}
+
+// reportOf is the report of one replayed game.
+func reportOf(g *journal.Game) gameOut {
+	v := g.State.PublicView()
+	out := gameOut{File: g.Path, Header: g.Header, Actions: g.State.Seq, Verdicts: g.Verdicts, Result: g.State.Result, State: &v, acts: g.Actions}
+	if g.Rules != nil {
+		out.Rules = g.Rules.Name
+		for i := 0; i < g.Rules.Players; i++ {
+			name := fmt.Sprintf("seat %d", i)
+			if g.Header != nil && i < len(g.Header.Seats) {
+				name = g.Header.Seats[i].Name
+			}
+			out.seats = append(out.seats, name)
+		}
+	}
+	if g.Torn != nil {
+		out.Torn = g.Torn.Error()
+	}
+	if out.Verdicts == nil {
+		out.Verdicts = []game.Verdict{}
 	}
 	return out
+}
+
+func printReport(w io.Writer, asJSON bool, doc any, forPeople func(io.Writer)) error {
+	if asJSON {
+		return writeJSON(w, doc)
+	}
+	forPeople(w)
+	return nil
+}
+
+// flagGiven reports whether the flag was set on the command line.
+func flagGiven(fl *flag.FlagSet, name string) bool {
+	given := false
+	fl.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
 }

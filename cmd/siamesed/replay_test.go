@@ -12,11 +12,74 @@ import (
 const scenarioDir = "../../engine/game/testdata/scenarios/"
 
 func TestReplayGolden(t *testing.T) {
-	code, out, errs := run(t, "replay", "--rules", "siamese", "--card", "../../engine/game/testdata/card.yaml", scenarioDir+"siamese-17-two-mahjonggs.jsonl")
+	code, out, errs := run(t, "replay", "--json", "--rules", "siamese", "--card", "../../engine/game/testdata/card.yaml", scenarioDir+"siamese-17-two-mahjonggs.jsonl")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	golden(t, "replay-two-mahjonggs.json", out)
+}
+
+// TestReplayForPeople: by default one line per finding with its rule and quote, then the
+// score table; --all adds the legal acts.
+func TestReplayForPeople(t *testing.T) {
+	card := "../../engine/game/testdata/card.yaml"
+	for _, c := range []struct{ golden, scenario, flag string }{
+		{"replay-two-mahjonggs.txt", "siamese-17-two-mahjonggs.jsonl", ""},
+		{"replay-dead-after-mahjong.txt", "siamese-18A-opponent-draws-before-mahjong-discard.jsonl", ""},
+		{"replay-wall-used-up-all.txt", "siamese-14-act-after-wall-used-up.jsonl", "--all"},
+	} {
+		t.Run(c.golden, func(t *testing.T) {
+			args := []string{"replay", "--card", card}
+			if c.flag != "" {
+				args = append(args, c.flag)
+			}
+			args = append(args, scenarioDir+c.scenario)
+			code, out, errs := run(t, args...)
+			if c.flag == "--all" { // this log ends with an act after the game is over
+				if code != 1 || !strings.Contains(errs, "the game is over") {
+					t.Fatalf("exit %d, stderr %q", code, errs)
+				}
+			} else if code != 0 {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			golden(t, c.golden, out)
+		})
+	}
+}
+
+// TestReplayReadsTheHeader: a log with a header names its rules and card; a card that is not
+// the one it was played with is refused, naming both; a torn last line is reported and left out.
+func TestReplayReadsTheHeader(t *testing.T) {
+	card := "../../engine/game/testdata/card.yaml"
+	log := scenarioDir + "siamese-18C-drew-out-of-turn.jsonl"
+	code, out, errs := run(t, "replay", "--json", "--card", card, log)
+	if code != 0 || !strings.Contains(out, `"reason": "two_dead"`) || !strings.Contains(out, `"name": "Ann"`) {
+		t.Fatalf("exit %d, stderr %q, stdout %.300s", code, errs, out)
+	}
+	code, _, errs = run(t, "replay", log)
+	if code != 1 || !strings.Contains(errs, `played with the card "Scenario Card"`) || !strings.Contains(errs, "--card") {
+		t.Fatalf("no card: exit %d, stderr %q", code, errs)
+	}
+	code, _, errs = run(t, "replay", "--card", "../../configs/cards/example.yaml", log)
+	if code != 1 || !strings.Contains(errs, "card mismatch") || !strings.Contains(errs, "Scenario Card") || !strings.Contains(errs, "Example") {
+		t.Fatalf("wrong card: exit %d, stderr %q", code, errs)
+	}
+	code, _, errs = run(t, "replay", "--rules", "siamese-masters", "--card", card, log)
+	if code != 1 || !strings.Contains(errs, `played by the rules "siamese", not "siamese-masters"`) {
+		t.Fatalf("wrong rules: exit %d, stderr %q", code, errs)
+	}
+	src, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	torn := filepath.Join(t.TempDir(), "torn.jsonl")
+	if err := os.WriteFile(torn, append(src, `{"seat":1,"act":"dra`...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs = run(t, "replay", "--card", card, torn)
+	if code != 0 || !strings.Contains(errs, "torn last line") || !strings.Contains(out, "result: two dead") {
+		t.Fatalf("torn: exit %d, stderr %q, stdout %q", code, errs, out)
+	}
 }
 
 func TestReplayErrors(t *testing.T) {
@@ -44,12 +107,13 @@ func TestReplayErrors(t *testing.T) {
 		stderr  string
 		actions string
 	}{
-		{"malformed line names its number", []string{"replay", "--card", card, write("garbled.jsonl", garbled)}, 1, "garbled.jsonl: line 8: game: bad action", `"actions": 4`},
-		{"impossible action names its line", []string{"replay", "--card", card, write("impossible.jsonl", impossible)}, 1, "impossible.jsonl:8: impossible action: game: discard by seat 1: seat 1 does not hold RD", `"actions": 4`},
-		{"strict fails on infractions", []string{"replay", "--strict", "--rules", "siamese", "--card", card, scenarioDir + "siamese-18C-too-many-tiles.jsonl"}, 1, "infractions found", `"actions": 5`},
-		{"strict passes a clean game", []string{"replay", "--strict", "--card", card, scenarioDir + "siamese-17-two-mahjonggs.jsonl"}, 0, "", `"reason": "second_mahjong"`},
+		{"malformed line names its number", []string{"replay", "--json", "--card", card, write("garbled.jsonl", garbled)}, 1, "garbled.jsonl: damaged game log: line 8: game: bad action", `"actions": 4`},
+		{"impossible action names its line", []string{"replay", "--json", "--card", card, write("impossible.jsonl", impossible)}, 1, "impossible.jsonl:8: impossible action: game: discard by seat 1: seat 1 does not hold RD", `"actions": 4`},
+		{"strict fails on infractions", []string{"replay", "--json", "--strict", "--rules", "siamese", "--card", card, scenarioDir + "siamese-18C-too-many-tiles.jsonl"}, 1, "infractions found", `"actions": 5`},
+		{"strict fails on a refused act", []string{"replay", "--strict", "--card", card, scenarioDir + "siamese-9-joker-from-mahjong.jsonl"}, 1, "infractions found", "refused (undo it at the table)"},
+		{"strict passes a clean game", []string{"replay", "--json", "--strict", "--card", card, scenarioDir + "siamese-17-two-mahjonggs.jsonl"}, 0, "", `"reason": "second_mahjong"`},
 		{"unknown ruleset", []string{"replay", "--rules", "mahjong-soul", scenarioDir + "siamese-14-wall-game.jsonl"}, 1, `unknown ruleset "mahjong-soul"`, ""},
-		{"option combines", []string{"replay", "--rules", "siamese-masters+nmjl-tournament", "--card", card, scenarioDir + "siamese-masters-wall-game.jsonl"}, 0, "", `"rules": "siamese-masters+nmjl-tournament"`},
+		{"option combines", []string{"replay", "--json", "--rules", "siamese-masters+nmjl-tournament", "--card", card, scenarioDir + "siamese-masters-wall-game.jsonl"}, 0, "", `"rules": "siamese-masters+nmjl-tournament"`},
 		{"needs a log", []string{"replay"}, 2, "needs one game log", ""},
 	}
 	for _, tc := range tests {
@@ -64,7 +128,7 @@ func TestReplayErrors(t *testing.T) {
 
 func TestReplaySessionPaysThePot(t *testing.T) {
 	card := "../../engine/game/testdata/card.yaml"
-	code, out, errs := run(t, "replay", "--rules", "siamese", "--card", card, "--pot", "1000", "--triple",
+	code, out, errs := run(t, "replay", "--json", "--rules", "siamese", "--card", card, "--pot", "1000", "--triple",
 		scenarioDir+"siamese-17-two-mahjonggs.jsonl", scenarioDir+"siamese-14-wall-game.jsonl", scenarioDir+"siamese-18C-too-many-tiles.jsonl")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -82,4 +146,14 @@ func TestReplaySessionPaysThePot(t *testing.T) {
 	if len(s.Games) != 3 || fmt.Sprint(s.Totals) != "[250 -20]" || fmt.Sprint(s.Pot) != "[{0 905} {1 95}]" {
 		t.Errorf("games %d totals %v pot %v", len(s.Games), s.Totals, s.Pot)
 	}
+}
+
+func TestReplaySessionForPeople(t *testing.T) {
+	card := "../../engine/game/testdata/card.yaml"
+	code, out, errs := run(t, "replay", "--card", card, "--pot", "1000", "--triple",
+		scenarioDir+"siamese-17-two-mahjonggs.jsonl", scenarioDir+"siamese-14-wall-game.jsonl")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	golden(t, "replay-session.txt", out)
 }

@@ -24,6 +24,15 @@ func Apply(s State, a Action) (State, []Verdict, error) {
 	}
 	p := play{s: s.clone(), a: a}
 	p.s.Seq++
+	if p.wallUsedUp() && a.Act != ActCall {
+		// siamese 14, masters "End of the Game": the wall is used and the last discard was not
+		// called, so the game is over; whatever came next does not count.
+		p.endGame("wall_game")
+		if a.Act != ActWallEnd {
+			p.refuse(a.Seat, "wall-game", fmt.Sprintf("the wall is used up and the last discard was not called: the game is over, the %s does not count", a.Act))
+		}
+		return p.s, p.v, nil
+	}
 	var err error
 	switch a.Act {
 	case ActDeal:
@@ -43,10 +52,13 @@ func Apply(s State, a Action) (State, []Verdict, error) {
 	case ActFixRack:
 		err = p.fixRack()
 	case ActWallEnd:
-		p.endGame("wall_game")
+		err = p.wallEnd()
 	}
 	if err != nil {
 		return s, nil, fmt.Errorf("%w: game: %s by seat %d: %v", ErrImpossible, a.Act, a.Seat, err)
+	}
+	if p.s.Phase != PhaseOver && p.s.Phase != PhaseDeal {
+		p.checkCounts()
 	}
 	if p.s.Phase != PhaseOver {
 		p.checkEnd()
@@ -67,6 +79,9 @@ type play struct {
 func (p *play) verdict(v Verdict) {
 	v.Seq = p.s.Seq
 	p.v = append(p.v, v)
+	if v.Faulty() || v.Kind == DeadHand {
+		p.s.Warnings = append(p.s.Warnings, Warning{Seq: v.Seq, Kind: v.Kind, Seat: v.Seat, Rack: v.Rack, Rule: v.Rule, Quote: v.Quote, Detail: v.Detail})
+	}
 }
 
 // infraction reports rule id of the ruleset (its text quoted) broken by the acting seat.
@@ -75,6 +90,22 @@ func (p *play) infraction(rule, detail string) { p.infractionBy(p.a.Seat, rule, 
 // infractionBy reports an infraction some other seat than the actor's caused.
 func (p *play) infractionBy(seat int, rule, detail string) {
 	p.verdict(Verdict{Kind: Infraction, Seat: seat, Rule: p.s.Rules.Name + " " + rule, Quote: p.s.Rules.quote(rule), Detail: detail})
+}
+
+// refuse reports an act the rules forbid and the players must undo; the caller leaves the
+// table as it was.
+func (p *play) refuse(seat int, rule, detail string) {
+	p.verdict(Verdict{Kind: Refused, Seat: seat, Rule: p.s.Rules.Name + " " + rule, Quote: p.s.Rules.quote(rule), Detail: detail})
+}
+
+// faulted reports whether this act already brought an infraction against seat.
+func (p *play) faulted(seat int) bool {
+	for _, v := range p.v {
+		if v.Seat == seat && v.Faulty() {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *play) seat() *Seat { return &p.s.Seats[p.a.Seat] }
@@ -170,19 +201,31 @@ func (p *play) draw() error {
 		return err
 	}
 	p.passStoppedTurn()
+	seat, turn := p.a.Seat, p.s.Turn
 	switch {
-	case p.a.Seat == p.s.Turn && p.s.Phase == PhaseDiscard:
-		p.infraction("no-picking-ahead", fmt.Sprintf("seat %d drew again before discarding", p.a.Seat))
-	case p.a.Seat != p.s.Turn || p.s.Phase != PhaseDraw:
-		p.infraction("no-picking-ahead", fmt.Sprintf("seat %d drew out of turn (seat %d is to %s)", p.a.Seat, p.s.Turn, p.s.Phase))
+	case seat == turn && p.s.Phase == PhaseDraw: // the seat's turn begins
+		p.s.Last = nil // the last discard is covered: no longer callable
+		p.s.Phase = PhaseDiscard
+	case seat == turn: // drew again before discarding: it now holds a tile too many (18C)
+		p.infraction(p.pickingRule(), fmt.Sprintf("seat %d drew again before discarding", seat))
+	case p.s.Phase == PhaseDiscard && seat == p.nextLive(turn):
+		// The next seat drew before the seat to play discarded: the table has moved on and the
+		// drawer's turn begins; the seat that did not discard now holds a tile too many outside
+		// its turn, which checkCounts finds (siamese 18A/18C).
+		if p.s.Rules.quote("no-picking-ahead") != "" {
+			p.infraction("no-picking-ahead", fmt.Sprintf("seat %d drew before seat %d discarded", seat, turn))
+		}
+		p.s.Turn = seat
+	default: // out of turn while another seat is to play: the turn stays where it was
+		p.infraction(p.pickingRule(), fmt.Sprintf("seat %d drew out of turn (seat %d is to %s)", seat, turn, p.s.Phase))
 	}
 	p.rack(p.rackOr1()).Concealed[p.a.Tiles[0]]++
-	p.s.Last = nil // covered: no longer callable
-	p.s.Turn = p.a.Seat
-	p.s.Phase = PhaseDiscard
-	p.checkCount(p.s.expectedOffTurn() + 1)
 	return nil
 }
+
+// pickingRule is the rule a draw out of turn breaks: NMJL tournament rule 1 where the ruleset
+// takes it, else the tile count it leads to (siamese 18C, masters "Tile Count").
+func (p *play) pickingRule() string { return p.s.Rules.citable("no-picking-ahead", "tile-count") }
 
 func (p *play) discard() error {
 	if !p.startPlay() {
@@ -205,7 +248,6 @@ func (p *play) discard() error {
 	p.s.Pending = nil
 	p.s.Phase = PhaseDraw
 	p.s.Turn = p.nextLive(p.a.Seat)
-	p.checkCount(p.s.expectedOffTurn())
 	return nil
 }
 
@@ -219,44 +261,83 @@ func (p *play) passStoppedTurn() {
 }
 
 // nextLive is the next seat after from that still plays (from itself if no other does).
-func (p *play) nextLive(from int) int {
-	n := len(p.s.Seats)
-	for i := 1; i <= n; i++ {
-		if s := (from + i) % n; p.s.Seats[s].Live() {
-			return s
-		}
-	}
-	return from
-}
+func (p *play) nextLive(from int) int { return nextLiveSeat(&p.s, from) }
 
-// checkCount kills the acting seat's live racks when it holds the wrong number of tiles
-// (siamese 18A after a Mah Jongg, 18C otherwise; masters "incorrect tile count").
-func (p *play) checkCount(want int) {
-	st := p.seat()
-	if got := st.Holding(); got != want {
-		rule := "tile-count"
-		if st.MahJonggs > 0 {
-			rule = "mahjong-rack-count"
+// checkCounts judges every seat's tile count after every act, not only the actor's: a seat
+// holds deal_others tiles (27) outside its turn and one more in it (siamese 18C, masters "Tile
+// Count"). A wrong count kills the seat's live racks (cited as 18A once it has a Mah Jongg), and
+// the end of the game follows where two racks are dead (rule 12). Where the ruleset says so
+// (Royale 12), a Mah Jongg rack holds only its 14 tiles once the seat's turn is over.
+func (p *play) checkCounts() {
+	for i := range p.s.Seats {
+		st := &p.s.Seats[i]
+		inTurn := i == p.s.Turn && p.s.Phase == PhaseDiscard
+		want := p.s.Rules.DealOthers
+		if inTurn {
+			want++
+		}
+		if got := st.Holding(); got != want {
+			rule, why := "tile-count", fmt.Sprintf("holds %d tiles outside its turn, not %d", got, want)
+			if inTurn {
+				why = fmt.Sprintf("holds %d tiles in its turn, not %d", got, want)
+			}
+			if st.MahJonggs > 0 {
+				rule = "mahjong-rack-count"
+			}
+			p.killForCount(i, []int{1, 2}, rule, why)
+			continue
+		}
+		if !p.s.Rules.MahJonggRackHolds14 || inTurn {
+			continue
 		}
 		for r := 1; r <= 2; r++ {
-			if st.Racks[r-1].Live() {
-				p.kill(p.a.Seat, r, fmt.Sprintf("wrong tile count: %d tiles, not %d", got, want), rule, -1)
-			}
-		}
-		return
-	}
-	if !p.s.Rules.MahJonggRackHolds14 {
-		return
-	}
-	for r := 1; r <= 2; r++ { // a Mah Jongg rack holds exactly 14 (Royale 12)
-		rk := &st.Racks[r-1]
-		if rk.MahJongg != nil && rk.Count() != 14 {
-			other := 3 - r
-			if st.Racks[other-1].Live() {
-				p.kill(p.a.Seat, other, fmt.Sprintf("Mah Jongg rack holds %d tiles, not 14", rk.Count()), "mahjong-rack-count", -1)
+			if rk := &st.Racks[r-1]; rk.MahJongg != nil && rk.Count() != 14 {
+				p.killForCount(i, []int{3 - r}, "mahjong-rack-count", fmt.Sprintf("holds %d tiles on its Mah Jongg rack %d, not 14", rk.Count(), r))
 			}
 		}
 	}
+}
+
+// killForCount declares a seat's live racks among racks dead for a wrong count, reporting the
+// infraction unless this act already brought one against the seat.
+func (p *play) killForCount(seat int, racks []int, rule, why string) {
+	st := &p.s.Seats[seat]
+	var live []int
+	for _, r := range racks {
+		if st.Racks[r-1].Live() {
+			live = append(live, r)
+		}
+	}
+	if len(live) == 0 {
+		return
+	}
+	if !p.faulted(seat) {
+		p.infractionBy(seat, rule, fmt.Sprintf("seat %d %s", seat, why))
+	}
+	for _, r := range live {
+		p.kill(seat, r, "wrong tile count: "+why, rule, -1)
+	}
+}
+
+// wallUsedUp: the wall is empty and the last discard lies uncalled (log version 2 on; a log
+// without a header ends only at its wall_end line, as it always did).
+func (p *play) wallUsedUp() bool {
+	return p.s.LogVersion >= 2 && p.s.WallLeft == 0 && p.s.Phase == PhaseDraw && len(p.s.Discards) > 0
+}
+
+// wallEnd ends the game as a wall game. From log version 2 it must agree with the wall: the
+// last tile drawn and the last discard made.
+func (p *play) wallEnd() error {
+	if p.s.LogVersion >= 2 {
+		switch {
+		case p.s.WallLeft > 0:
+			return fmt.Errorf("wall_end with %d tiles still in the wall", p.s.WallLeft)
+		case p.s.Phase != PhaseDraw:
+			return fmt.Errorf("wall_end before seat %d made the last discard", p.s.Turn)
+		}
+	}
+	p.endGame("wall_game")
+	return nil
 }
 
 // kill declares a rack dead; exposure is the index of the exposure that caused it, or -1.

@@ -15,10 +15,10 @@ func (p *play) call() error {
 		if len(p.s.Discards) == 0 {
 			return errors.New("there is no discard to call")
 		}
-		// The tile was covered by the next draw (NMJL tournament rule 2), but the table says it
-		// was taken: apply it and flag it.
-		p.infraction("covered", "called a discard that was already covered")
-		last = &Discard{Tile: p.s.Discards[len(p.s.Discards)-1], Seat: -1}
+		// The tile was covered by the next draw (NMJL tournament rule 2: it "cannot be called"):
+		// the caller puts it back.
+		p.refuse(p.a.Seat, "covered", fmt.Sprintf("the discard %v was covered by the next draw and can no longer be called", p.s.Discards[len(p.s.Discards)-1]))
+		return nil
 	}
 	if last.Seat == p.a.Seat {
 		return errors.New("a player cannot call their own discard")
@@ -44,7 +44,7 @@ func (p *play) call() error {
 	p.s.Discards = p.s.Discards[:len(p.s.Discards)-1]
 	rk := p.rack(p.a.Rack)
 	if p.a.For == "mahjong" {
-		p.s.Pending = &Call{Seat: p.a.Seat, Rack: p.a.Rack, Thrower: last.Seat, Exposed: len(rk.Exposures)}
+		p.s.Pending = &Call{Seat: p.a.Seat, Rack: p.a.Rack, Thrower: last.Seat, Tile: last.Tile, Exposed: len(rk.Exposures)}
 		rk.Concealed[last.Tile]++
 	} else {
 		rk.Exposures = append(rk.Exposures, Exposure{Tiles: slices.Clone(p.a.Tiles)})
@@ -56,24 +56,11 @@ func (p *play) call() error {
 	p.s.Last = nil
 	p.s.Turn = p.a.Seat
 	p.s.Phase = PhaseDiscard
-	p.checkCount(p.s.expectedOffTurn() + 1)
 	return nil
 }
 
 // isPungLike: three or more of one natural tile, jokers allowed.
-func isPungLike(fs []tile.Face) bool {
-	face := tile.NoFace
-	for _, f := range fs {
-		if f == tile.Joker {
-			continue
-		}
-		if face != tile.NoFace && f != face {
-			return false
-		}
-		face = f
-	}
-	return len(fs) >= 3 && face != tile.NoFace
-}
+func isPungLike(fs []tile.Face) bool { return len(fs) >= 3 && exposureFace(fs) != tile.NoFace }
 
 // checkExposures kills a rack whose exposures fit no hand on the card (siamese 11: "a player's
 // hand should be declared dead if the combined exposures do not match a hand"). The newest
@@ -107,13 +94,13 @@ func (p *play) exchange() error {
 	// Refused exchanges leave the table as it was: the referee asks the player to undo them.
 	switch {
 	case rk.MahJongg != nil:
-		p.infraction("joker-from-mahjong", "a joker cannot be taken from an exposed Mah Jongg")
+		p.refuse(p.a.Seat, "joker-from-mahjong", "a joker cannot be taken from an exposed Mah Jongg")
 		return nil
 	case e.Killed:
-		p.infraction("joker-from-killer", "a joker cannot be taken from the exposure that made a hand dead")
+		p.refuse(p.a.Seat, "joker-from-killer", "a joker cannot be taken from the exposure that made a hand dead")
 		return nil
 	case p.a.Seat != p.s.Turn || p.s.Phase != PhaseDiscard:
-		p.infraction("exchange-turn", "a joker is exchanged only in one's own turn, after picking")
+		p.refuse(p.a.Seat, "exchange-turn", "a joker is exchanged only in one's own turn, after picking")
 		return nil
 	}
 	to := p.rackOr1()
@@ -151,7 +138,7 @@ func (p *play) fixRack() error {
 		return fmt.Errorf("rack %d has no exposure %d", t.Rack, t.Exposure)
 	}
 	if p.s.Turn != p.a.Seat || p.s.Phase != PhaseDiscard || t.Exposure != len(from.Exposures)-1 || !p.s.Rules.FixRack {
-		p.infraction("fix-rack", "an exposure may be moved to the right rack only by its owner, before the turn's discard, where the rules allow it")
+		p.refuse(p.a.Seat, "fix-rack", "an exposure may be moved to the right rack only by its owner, before the turn's discard, where the rules allow it")
 		return nil
 	}
 	e := from.Exposures[t.Exposure]
@@ -227,7 +214,9 @@ func (p *play) replaceMisnamed(last *Discard) bool {
 		if p.s.Rules.MisnamedReplace {
 			why = fmt.Sprintf("seat %d holds no %v to replace it; play continues", last.Seat, last.Named)
 		}
-		p.infractionBy(last.Seat, p.s.Rules.citable("misnamed-claim", "misnamed"), fmt.Sprintf("the discard is %v, not the %v it was named: %s", last.Tile, last.Named, why))
+		rule := p.s.Rules.citable("misnamed-claim", "misnamed")
+		p.infractionBy(last.Seat, rule, fmt.Sprintf("the discard is %v, not the %v it was named: %s", last.Tile, last.Named, why))
+		p.refuse(p.a.Seat, rule, fmt.Sprintf("the claim for %v is not taken: %s", last.Named, why))
 		p.misnamedCall(last)
 		last.Named = last.Tile
 		return false

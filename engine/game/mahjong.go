@@ -9,6 +9,9 @@ import (
 
 // mahjong verifies a declaration on one rack, or both (rack 0: "two Mah Jonggs at the same time").
 func (p *play) mahjong() error {
+	if !p.startPlay() { // East may declare a Mah Jongg dealt to it, before its first discard
+		return nil
+	}
 	racks := []int{p.a.Rack}
 	if p.a.Rack == 0 {
 		racks = []int{1, 2}

@@ -1,7 +1,6 @@
 package game
 
 import (
-	"os"
 	"reflect"
 	"slices"
 	"testing"
@@ -12,16 +11,11 @@ import (
 // replayScenario replays the first n actions of a scenario file under its rules line.
 func replayScenario(t *testing.T, name, spec string, n int) State {
 	t.Helper()
-	f, err := os.Open("testdata/scenarios/" + name + ".jsonl")
-	if err != nil {
-		t.Fatal(err)
+	sc := readScenario(t, "testdata/scenarios/"+name+".jsonl")
+	if sc.spec != spec {
+		t.Fatalf("%s is played by %s, not %s", name, sc.spec, spec)
 	}
-	defer f.Close()
-	acts, _, err := ReadLog(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, _, err := Replay(New(loadRules(t, spec), loadCard(t)), acts[:n])
+	s, _, err := Replay(sc.start, sc.log.Actions[:n])
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -49,3 +49,20 @@ func Pot(scores []int, pot int, triple bool) []PotShare {
 	}
 	return out
 }
+
+// Tally adds up a session's games: each seat's cumulative score. A game without a result (not
+// finished) adds nothing.
+func Tally(players int, results []*Result) []int {
+	out := make([]int, players)
+	for _, r := range results {
+		if r == nil {
+			continue
+		}
+		for i, sc := range r.Scores {
+			if i < players {
+				out[i] += sc
+			}
+		}
+	}
+	return out
+}

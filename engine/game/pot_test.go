@@ -39,3 +39,10 @@ func TestPot(t *testing.T) {
 		})
 	}
 }
+
+func TestTally(t *testing.T) {
+	got := Tally(3, []*Result{{Scores: []int{10, -5, 0}}, nil, {Scores: []int{0, 20, 5}}})
+	if fmt.Sprint(got) != "[10 15 5]" {
+		t.Fatalf("Tally = %v, want [10 15 5]", got)
+	}
+}

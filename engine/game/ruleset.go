@@ -2,6 +2,7 @@ package game
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"maps"
 
@@ -166,4 +167,31 @@ func (r *Ruleset) WithOption(name string, data []byte) (*Ruleset, error) {
 		n.Rules[k] = v
 	}
 	return &n, nil
+}
+
+// LoadRuleset builds the ruleset a spec names: a base ruleset and any options joined by "+"
+// ("siamese+nmjl-tournament"). read returns a named file's bytes; the engine does no I/O.
+func LoadRuleset(spec string, read func(name string) ([]byte, error)) (*Ruleset, error) {
+	base, opts := SplitRulesSpec(spec)
+	if base == "" {
+		return nil, errors.New("game: no ruleset named")
+	}
+	data, err := read(base)
+	if err != nil {
+		return nil, fmt.Errorf("game: ruleset %s: %w", base, err)
+	}
+	r, err := ParseRuleset(base, data)
+	if err != nil {
+		return nil, err
+	}
+	for _, opt := range opts {
+		data, err := read(opt)
+		if err != nil {
+			return nil, fmt.Errorf("game: option %s: %w", opt, err)
+		}
+		if r, err = r.WithOption(opt, data); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
 }

@@ -12,7 +12,7 @@ import (
 var ruleIDs = []string{
 	"claim-priority", "covered", "dead-call", "dead-exposures", "exchange-turn", "exposure-shape",
 	"fix-rack", "joker-from-killer", "joker-from-mahjong", "mahjong-in-error", "mahjong-rack-count",
-	"misdeal", "misnamed", "no-picking-ahead", "second-discard", "tile-count", "turn",
+	"misdeal", "misnamed", "second-discard", "tile-count", "turn", "wall-game",
 }
 
 func TestEveryRulesetQuotesEveryRule(t *testing.T) {
@@ -28,7 +28,7 @@ func TestEveryRulesetQuotesEveryRule(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", f, err)
 			}
-			for _, id := range []string{"throw-into-two", "throw-into-three", "misnamed-mahjong"} {
+			for _, id := range []string{"throw-into-two", "throw-into-three", "misnamed-mahjong", "no-picking-ahead"} {
 				if r.quote(id) == "" {
 					t.Errorf("%s: no quote for %s", r.Name, id)
 				}

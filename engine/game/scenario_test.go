@@ -17,28 +17,23 @@ var update = flag.Bool("update", false, "rewrite golden files")
 
 func loadRules(t testing.TB, spec string) *Ruleset {
 	t.Helper()
-	parts := strings.Split(spec, "+")
-	data, err := os.ReadFile("../../configs/rules/" + parts[0] + ".yaml")
+	r, err := LoadRuleset(spec, func(name string) ([]byte, error) {
+		return os.ReadFile("../../configs/rules/" + name + ".yaml")
+	})
 	if err != nil {
 		t.Fatal(err)
-	}
-	r, err := ParseRuleset(parts[0], data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, o := range parts[1:] {
-		data, err := os.ReadFile("../../configs/rules/" + o + ".yaml")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if r, err = r.WithOption(o, data); err != nil {
-			t.Fatal(err)
-		}
 	}
 	return r
 }
 
 func loadCard(t testing.TB) *card.Card {
+	t.Helper()
+	c, _ := loadCardData(t)
+	return c
+}
+
+// loadCardData reads the test card and the bytes it came from (for its hash).
+func loadCardData(t testing.TB) (*card.Card, []byte) {
 	t.Helper()
 	data, err := os.ReadFile("testdata/card.yaml")
 	if err != nil {
@@ -48,33 +43,55 @@ func loadCard(t testing.TB) *card.Card {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return c
+	return c, data
 }
 
-// TestScenarios replays every testdata/scenarios/*.jsonl (first line "# rules: NAME") and
-// compares the verdicts and result with the .golden.json beside it (-update rewrites them).
+// scenario is a scenario file read: its log and the state its rules start from.
+type scenario struct {
+	spec  string
+	log   *Log
+	start State
+}
+
+// readScenario reads a scenario: a log with a header, or a version-1 log whose first line is
+// "# rules: NAME".
+func readScenario(t *testing.T, path string) scenario {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := ReadLog(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, cardData := loadCardData(t)
+	if h := l.Header; h != nil {
+		r := loadRules(t, h.RulesSpec())
+		if err := h.Check(r, c, cardData); err != nil {
+			t.Fatal(err)
+		}
+		return scenario{spec: h.RulesSpec(), log: l, start: h.Start(r, c)}
+	}
+	first, _, _ := bufio.NewReader(bytes.NewReader(data)).ReadLine()
+	spec, ok := strings.CutPrefix(string(first), "# rules: ")
+	if !ok {
+		t.Fatalf("a log without a header must start with '# rules: NAME', got %q", first)
+	}
+	return scenario{spec: spec, log: l, start: StartLegacy(loadRules(t, spec), c)}
+}
+
+// TestScenarios replays every testdata/scenarios/*.jsonl and compares the verdicts and result
+// with the .golden.json beside it (-update rewrites them).
 func TestScenarios(t *testing.T) {
 	files, _ := filepath.Glob("testdata/scenarios/*.jsonl")
 	if len(files) == 0 {
 		t.Fatal("no scenarios")
 	}
-	c := loadCard(t)
 	for _, f := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(f), ".jsonl"), func(t *testing.T) {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			first, _, _ := bufio.NewReader(bytes.NewReader(data)).ReadLine()
-			spec, ok := strings.CutPrefix(string(first), "# rules: ")
-			if !ok {
-				t.Fatalf("first line must be '# rules: NAME', got %q", first)
-			}
-			acts, _, err := ReadLog(bytes.NewReader(data))
-			if err != nil {
-				t.Fatal(err)
-			}
-			s, vs, err := Replay(New(loadRules(t, spec), c), acts)
+			sc := readScenario(t, f)
+			s, vs, err := Replay(sc.start, sc.log.Actions)
 			got, _ := json.MarshalIndent(struct {
 				Error    string    `json:"error,omitempty"`
 				Verdicts []Verdict `json:"verdicts"`

@@ -33,6 +33,11 @@ type State struct {
 	Pending  *Call       `json:"pending_mahjong,omitempty"`
 	Seq      int         `json:"seq"` // actions applied
 	Result   *Result     `json:"result,omitempty"`
+	Warnings []Warning   `json:"warnings,omitempty"`
+
+	// LogVersion is the game-log format the game is played under (LogVersion, or 1 for a log
+	// without a header, where wall_end is taken at its word).
+	LogVersion int `json:"-"`
 }
 
 // Seat is one player and their two racks.
@@ -81,10 +86,26 @@ type Discard struct {
 	Named tile.Face `json:"named"`
 }
 
-// Call is a discard called for Mah Jongg, waiting for the declaration.
+// Call is a discard called for Mah Jongg, waiting for the declaration. The called tile lies on
+// the rack for all to see (NMJL tournament rule 10).
 type Call struct {
-	Seat, Rack, Thrower int
-	Exposed             int // exposures on the rack when the tile was called
+	Seat    int       `json:"seat"`
+	Rack    int       `json:"rack"`
+	Thrower int       `json:"thrower"`
+	Tile    tile.Face `json:"tile"`
+	Exposed int       `json:"exposed"` // exposures on the rack when the tile was called
+}
+
+// Warning is a fault the table should see until the game ends: an infraction, a refused act, a
+// Mah Jongg in error or a dead rack.
+type Warning struct {
+	Seq    int    `json:"seq"`
+	Kind   Kind   `json:"kind"`
+	Seat   int    `json:"seat"`
+	Rack   int    `json:"rack,omitempty"`
+	Rule   string `json:"rule,omitempty"`
+	Quote  string `json:"quote,omitempty"`
+	Detail string `json:"detail,omitempty"`
 }
 
 // New starts a game: nothing dealt yet, the whole set unseen.
@@ -97,6 +118,8 @@ func New(r *Ruleset, c *card.Card) State {
 		Unseen:   set.Count,
 		WallLeft: set.Count.Total(),
 		Phase:    PhaseDeal,
+
+		LogVersion: LogVersion,
 	}
 }
 
@@ -115,6 +138,7 @@ func (s State) clone() State {
 		}
 	}
 	n.Discards = slices.Clone(s.Discards)
+	n.Warnings = slices.Clip(s.Warnings) // append-only: an append copies, never writes over s's
 	if s.Last != nil {
 		l := *s.Last
 		n.Last = &l
@@ -169,9 +193,6 @@ func (r *Rack) cardExposures() []card.Exposure {
 	}
 	return out
 }
-
-// East deals more; expected is what a seat holds between turns once play has begun.
-func (s *State) expectedOffTurn() int { return s.Rules.DealOthers }
 
 func (s *State) dealFor(seat int) int {
 	if seat == 0 {

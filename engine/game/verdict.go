@@ -6,7 +6,8 @@ type Kind string
 // Verdict kinds.
 const (
 	Legal       Kind = "legal"
-	Infraction  Kind = "infraction"    // a rule broken; Rule and Quote say which
+	Infraction  Kind = "infraction"    // applied, but a rule broken; Rule and Quote say which
+	Refused     Kind = "refused"       // not applied: the rules forbid it and the players undo it
 	DeadHand    Kind = "dead"          // a rack is dead; Detail says why
 	MahJonggOK  Kind = "mahjong"       // a Mah Jongg verified
 	MahJonggBad Kind = "mahjong_error" // a Mah Jongg declared in error
@@ -14,6 +15,56 @@ const (
 	Penalty     Kind = "penalty"       // points to a seat (negative: a penalty)
 	GameOver    Kind = "game_over"     // Result holds the scores
 )
+
+// Outcome is what happened to an act as a whole, so a caller never reads verdict text.
+type Outcome string
+
+// Outcomes of an act.
+const (
+	// Applied: the act was legal and is on the table.
+	Applied Outcome = "applied"
+	// AppliedInfraction: the act broke a rule but happened, so it stands (the table is the truth)
+	// and its consequences follow.
+	AppliedInfraction Outcome = "infraction"
+	// NotApplied: the rules forbid the act and the players must undo it; the state is as before
+	// but for the sequence number. (An act that cannot have happened at all is not a verdict but
+	// an error wrapping ErrImpossible.)
+	NotApplied Outcome = "refused"
+)
+
+// OutcomeOf classifies the verdicts Apply returned for one act.
+func OutcomeOf(vs []Verdict) Outcome {
+	out := Applied
+	for _, v := range vs {
+		switch {
+		case v.Kind == Refused:
+			return NotApplied
+		case v.Faulty():
+			out = AppliedInfraction
+		}
+	}
+	return out
+}
+
+// Faulty reports whether the verdict records a broken rule: an infraction, a refused act, a Mah
+// Jongg declared in error or a misdeal (what `replay --strict` fails on).
+func (v Verdict) Faulty() bool {
+	switch v.Kind {
+	case Infraction, Refused, MahJonggBad, Misdeal:
+		return true
+	}
+	return false
+}
+
+// HasFaults reports whether any verdict records a broken rule.
+func HasFaults(vs []Verdict) bool {
+	for _, v := range vs {
+		if v.Faulty() {
+			return true
+		}
+	}
+	return false
+}
 
 // Verdict is one finding about one action.
 type Verdict struct {
