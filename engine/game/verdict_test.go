@@ -127,7 +127,6 @@ func TestMahJonggRackHoldsOnly14(t *testing.T) {
 	}
 }
 
-
 // TestOutcomeOf: what happened to an act, from its verdicts, never from their text.
 func TestOutcomeOf(t *testing.T) {
 	for _, c := range []struct {
