@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -59,60 +58,26 @@ func runEnrollTags(ctx context.Context, args []string, stdout, stderr io.Writer)
 	return enrolLoop(ctx, store, reader, setup.profile.Period, *limit, stdout)
 }
 
-// enrolLoop asks for the next face, waits for a tag that was not in the field on the previous
-// read, and records it.
+// enrolLoop runs the enrolment and prints each step for the person placing tiles.
 func enrolLoop(ctx context.Context, store *enroll.Store, r rack.TagReader, period time.Duration, limit int, w io.Writer) error {
-	added := 0
-	var last []string
-	prompted := tile.NoFace
-	for {
-		next := store.Next()
-		if next == tile.NoFace {
+	return enroll.Loop(ctx, hwClock, store, r, period, limit, func(e enroll.Event) {
+		switch e.Kind {
+		case enroll.Prompt:
+			fmt.Fprintf(w, "place a %s on the reader (%d/%d)\n", e.Face, e.Done+1, e.Total)
+		case enroll.Enrolled:
+			fmt.Fprintf(w, "%d/%d %s <- %s\n", e.Done, e.Total, e.Face, e.UID)
+		case enroll.Rejected:
+			if e.Face != tile.NoFace {
+				fmt.Fprintf(w, "rejected: tag %s is already enrolled as %s; take it away\n", e.UID, e.Face)
+			} else {
+				fmt.Fprintf(w, "rejected: %v\n", e.Err)
+			}
+		case enroll.ReaderError:
+			fmt.Fprintf(w, "reader: %v\n", e.Err)
+		case enroll.Complete:
 			fmt.Fprintln(w, "every tile of the set is enrolled")
-			return nil
+		case enroll.Stopped:
+			fmt.Fprintf(w, "stopped at %d/%d; run again to resume\n", e.Done, e.Total)
 		}
-		if limit > 0 && added >= limit {
-			return nil
-		}
-		if next != prompted {
-			done, total := store.Progress()
-			fmt.Fprintf(w, "place a %s on the reader (%d/%d)\n", next, done+1, total)
-			prompted = next
-		}
-		uids, err := r.ReadTags()
-		if err != nil {
-			fmt.Fprintf(w, "reader: %v\n", err)
-		}
-		for _, u := range uids {
-			if slices.Contains(last, u) {
-				continue // still lying there
-			}
-			if f, ok := store.Face(u); ok {
-				fmt.Fprintf(w, "rejected: tag %s is already enrolled as %s; take it away\n", u, f)
-				continue
-			}
-			if err := store.Add(u, next); err != nil {
-				if errors.Is(err, enroll.ErrDuplicate) {
-					fmt.Fprintf(w, "rejected: %v\n", err)
-					continue
-				}
-				return err
-			}
-			added++
-			done, total := store.Progress()
-			fmt.Fprintf(w, "%d/%d %s <- %s\n", done, total, next, u)
-			prompted = tile.NoFace
-			break // one tile at a time
-		}
-		last = uids
-		t, c := hwClock.NewTimer(period)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			done, total := store.Progress()
-			fmt.Fprintf(w, "stopped at %d/%d; run again to resume\n", done, total)
-			return nil
-		case <-c:
-		}
-	}
+	})
 }

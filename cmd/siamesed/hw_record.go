@@ -3,8 +3,9 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"sync"
+
+	"github.com/siamesetable/siamesed/internal/safefile"
 
 	"github.com/siamesetable/siamesed/hw/build"
 	"periph.io/x/conn/v3/i2c"
@@ -56,7 +57,7 @@ func (h *hwRecorder) save(path string) error {
 	if err != nil {
 		return fmt.Errorf("record: %w", err)
 	}
-	if err := os.WriteFile(path, b, 0o644); err != nil {
+	if err := safefile.WriteFile(path, b, 0o644); err != nil {
 		return fmt.Errorf("record: %w", err)
 	}
 	return nil

@@ -186,3 +186,44 @@ racks:
 		t.Fatalf("failing on zone: %+v", obs[1].Faults)
 	}
 }
+
+// TestMFRC522FailingAtStartStaysInItsSlot: a reader that does not answer when the rig is built
+// keeps its slot, so its zone reports the fault on every scan instead of showing fewer tiles
+// with nothing wrong; when it answers again, the zone is clean.
+func TestMFRC522FailingAtStartStaysInItsSlot(t *testing.T) {
+	p, err := config.Parse([]byte(`
+kind: mfrc522
+racks:
+  - name: p1a
+    readers:
+      - {zone: in, spi: "SPI0.0", reset: GPIO25, irq: GPIO24}
+      - {zone: in, spi: "SPI0.1", reset: GPIO23, irq: GPIO22}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	good, dead := hwtest.NewMFRC522(), hwtest.NewMFRC522()
+	dead.Fail = errors.New("spi: no answer")
+	h := spiHost{readers: map[string]*hwtest.MFRC522{"SPI0.0": good, "SPI0.1": dead},
+		irq: map[string]string{"GPIO24": "SPI0.0", "GPIO22": "SPI0.1"}}
+	rig, err := Build(p, h, enrolment{}, config.Calibrations{}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rig.Close()
+	if len(rig.Readers) != 2 || rig.Readers[1].Err == nil || !errors.Is(rig.Readers[1].Err, dead.Fail) {
+		t.Fatalf("readers %+v: the dead one must be listed with its error", rig.Readers)
+	}
+	if len(rig.TagReaders) != 2 {
+		t.Fatalf("%d tag readers, want both slots kept", len(rig.TagReaders))
+	}
+	obs := rig.Sources[0].Scan(context.Background())
+	if len(obs[0].Faults) != 1 || obs[0].Faults[0].Reader != "in-01@SPI0.1" || obs[0].Faults[0].Kind != rack.BusError {
+		t.Fatalf("in zone with a dead reader: %+v", obs[0])
+	}
+	dead.Fail = nil // plugged back in
+	obs = rig.Sources[0].Scan(context.Background())
+	if len(obs[0].Faults) != 0 {
+		t.Fatalf("recovered reader still faulty: %+v", obs[0].Faults)
+	}
+}

@@ -3,8 +3,6 @@ package build
 import (
 	"errors"
 	"fmt"
-	"strings"
-	"time"
 
 	"github.com/siamesetable/siamesed/hw/config"
 	"github.com/siamesetable/siamesed/hw/mux"
@@ -12,7 +10,6 @@ import (
 	"github.com/siamesetable/siamesed/hw/rack"
 	"periph.io/x/conn/v3/i2c"
 	"periph.io/x/conn/v3/physic"
-	"periph.io/x/devices/v3/mfrc522"
 )
 
 func (r *Rig) buildPN532(h Host, en rack.Enrolment, cals config.Calibrations, o Options) error {
@@ -119,65 +116,4 @@ func classify(err error) error {
 		return fmt.Errorf("%w: %w", rack.ErrSilent, err)
 	}
 	return err
-}
-
-func (r *Rig) buildMFRC522(h Host, en rack.Enrolment, cals config.Calibrations) error {
-	for _, cr := range r.Profile.Racks {
-		sc, err := r.cells(h, cr, cals)
-		if err != nil {
-			return err
-		}
-		sc.Enrolled = en
-		counts := map[rack.Zone]int{}
-		for _, rd := range cr.Readers {
-			name := fmt.Sprintf("%s-%02d@%s", rd.Zone, counts[rd.Zone], rd.SPI)
-			counts[rd.Zone]++
-			info := ReaderInfo{Rack: cr.Name, Zone: string(rd.Zone), Slot: name}
-			port, err := h.OpenSPI(rd.SPI)
-			if err != nil {
-				return fmt.Errorf("build: rack %s: SPI %q: %w", cr.Name, rd.SPI, err)
-			}
-			r.closers = append(r.closers, port)
-			reset, err := h.Pin(rd.Reset)
-			if err != nil {
-				return fmt.Errorf("build: rack %s: reset pin: %w", cr.Name, err)
-			}
-			irq, err := h.Pin(rd.IRQ)
-			if err != nil {
-				return fmt.Errorf("build: rack %s: irq pin: %w", cr.Name, err)
-			}
-			dev, err := mfrc522.NewSPI(port, reset, irq, mfrc522.WithSync())
-			if err != nil {
-				info.Err = err
-				r.Readers = append(r.Readers, info)
-				continue
-			}
-			info.Firmware = "mfrc522"
-			r.Readers = append(r.Readers, info)
-			sl := rack.Slot{Name: name, Zone: rd.Zone, Reader: &mfrcReader{dev: dev, timeout: 30 * time.Millisecond}}
-			sc.Slots = append(sc.Slots, sl)
-			r.TagReaders = append(r.TagReaders, Slot{Rack: cr.Name, Slot: sl})
-		}
-		r.Sources = append(r.Sources, sc)
-	}
-	return nil
-}
-
-// mfrcReader adapts periph's MFRC522 driver. That driver waits for the IRQ edge and reports
-// "no card" only as a timeout error, which is mapped to an empty list; a dead reader therefore
-// looks like an empty slot (a known limit of this profile). It reads one tag per slot.
-type mfrcReader struct {
-	dev     *mfrc522.Dev
-	timeout time.Duration
-}
-
-func (m *mfrcReader) ReadTags() ([]string, error) {
-	uid, err := m.dev.ReadUID(m.timeout)
-	if err != nil {
-		if strings.Contains(err.Error(), "timeout") {
-			return nil, nil
-		}
-		return nil, err
-	}
-	return []string{pn532.FormatUID(uid)}, nil
 }

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/siamesetable/siamesed/internal/safefile"
+
 	"github.com/siamesetable/siamesed/hw/loadcell"
 	"github.com/siamesetable/siamesed/hw/rack"
 	"gopkg.in/yaml.v3"
@@ -60,19 +62,7 @@ func SaveCalibrations(path string, c Calibrations) error {
 		return fmt.Errorf("config: %w", err)
 	}
 	b = append([]byte("# Load cell calibration, written by `siamesed calibrate load`.\n"), b...)
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".calibration-*")
-	if err != nil {
-		return fmt.Errorf("config: saving calibration: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return fmt.Errorf("config: saving calibration: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("config: saving calibration: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := safefile.WriteFile(path, b, 0o644); err != nil {
 		return fmt.Errorf("config: saving calibration: %w", err)
 	}
 	return nil

@@ -7,8 +7,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"time"
+
+	"github.com/siamesetable/siamesed/internal/yamlline"
 
 	"github.com/siamesetable/siamesed/hw/rack"
 	"gopkg.in/yaml.v3"
@@ -62,6 +65,15 @@ type Cell struct {
 	Data string    `yaml:"data"`
 }
 
+// Sane ranges for the timing fields: a scan every 10 ms at the fastest (faster is a busy loop on
+// the bus) to every 5 s; a settle of 100 ms (a tile still in the hand) to 30 s.
+const (
+	MinPeriod = 10 * time.Millisecond
+	MaxPeriod = 5 * time.Second
+	MinSettle = 100 * time.Millisecond
+	MaxSettle = 30 * time.Second
+)
+
 // Load reads and validates a profile file.
 func Load(path string) (*Profile, error) {
 	b, err := os.ReadFile(path)
@@ -78,10 +90,16 @@ func Load(path string) (*Profile, error) {
 // Parse decodes a profile, fills defaults and validates it, returning every problem at once.
 func Parse(b []byte) (*Profile, error) {
 	var p Profile
+	if len(bytes.TrimSpace(b)) == 0 {
+		return nil, errors.New("config: the profile is empty: want kind (pn532, mfrc522, loadcell or sim) and racks, as in configs/hw/*.yaml")
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)
 	if err := dec.Decode(&p); err != nil {
-		return nil, fmt.Errorf("config: %w", err)
+		if errors.Is(err, io.EOF) {
+			return nil, errors.New("config: the profile holds only comments: want kind and racks, as in configs/hw/*.yaml")
+		}
+		return nil, fmt.Errorf("config: %w", yamlline.Explain(b, err))
 	}
 	p.fill()
 	if err := p.Validate(); err != nil {
@@ -126,8 +144,21 @@ func (p *Profile) Validate() error {
 	default:
 		bad("kind", "%q is not pn532, mfrc522, loadcell or sim", p.Kind)
 	}
-	if p.Settle < 0 || p.Period < 0 || p.TileGrams < 0 {
-		bad("settle/period/tile_grams", "must not be negative")
+	inRange := func(field string, d, lo, hi time.Duration, why string) {
+		if d < lo || d > hi {
+			bad(field, "%v is outside %v to %v (%s)", d, lo, hi, why)
+		}
+	}
+	inRange("settle", p.Settle, MinSettle, MaxSettle, "how long a rack must stay unchanged before it counts")
+	inRange("period", p.Period, MinPeriod, MaxPeriod, "how often every reader is scanned")
+	if p.Period > p.Settle && p.Settle >= MinSettle {
+		bad("period", "%v is longer than settle (%v): a rack could never be seen to settle", p.Period, p.Settle)
+	}
+	if p.TileGrams < 1 || p.TileGrams > 100 {
+		bad("tile_grams", "%g is outside 1 to 100 grams (one tile's weight)", p.TileGrams)
+	}
+	if p.I2CSpeedHz < 10_000 || p.I2CSpeedHz > 1_000_000 {
+		bad("i2c_speed_hz", "%d is outside 10000 to 1000000", p.I2CSpeedHz)
 	}
 	if len(p.Racks) == 0 {
 		bad("racks", "no racks")

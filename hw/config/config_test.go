@@ -90,3 +90,40 @@ func TestCalibrationsRoundTrip(t *testing.T) {
 		t.Fatalf("read back %+v %v", v, ok)
 	}
 }
+
+// TestTimingsHaveSaneRanges: a 2,000-hour settle or a 1 ns scan period (a busy loop on the bus)
+// is refused, and the error says the range and what the field is for.
+func TestTimingsHaveSaneRanges(t *testing.T) {
+	for _, c := range []struct{ edit, want string }{
+		{"settle: 1000h", "settle: 1000h0m0s is outside 100ms to 30s"},
+		{"period: 1ns", "period: 1ns is outside 10ms to 5s"},
+		{"settle: 50ms", "settle: 50ms is outside"},
+		{"period: 2s", "period: 2s is longer than settle"},
+		{"tile_grams: 1000", "tile_grams: 1000 is outside 1 to 100"},
+		{"i2c_speed_hz: 5", "i2c_speed_hz: 5 is outside"},
+	} {
+		doc := "kind: sim\n" + c.edit + "\nracks:\n  - name: a\n"
+		_, err := Parse([]byte(doc))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want %q", c.edit, err, c.want)
+		}
+	}
+	if _, err := Parse([]byte("kind: sim\nsettle: 300ms\nperiod: 50ms\nracks:\n  - name: a\n")); err != nil {
+		t.Errorf("the sim defaults: %v", err)
+	}
+}
+
+func TestEmptyAndMisindentedProfiles(t *testing.T) {
+	for _, c := range []struct{ doc, want string }{
+		{"", "the profile is empty: want kind"},
+		{"   \n\n", "the profile is empty"},
+		{"# nothing yet\n", "holds only comments: want kind and racks"},
+		{"kind: sim\nracks:\n  - name: a\n   cells: []\n", "line 4: indented 3 spaces"},
+		{"kind: sim\nracks:\n- name: a\n  readers:\n    - zone: in\n     mux: 0x70\n", "line 6: indented 5 spaces"},
+	} {
+		_, err := Parse([]byte(c.doc))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: err = %v, want %q", c.doc, err, c.want)
+		}
+	}
+}

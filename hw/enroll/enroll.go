@@ -6,10 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/siamesetable/siamesed/internal/safefile"
 
 	"github.com/siamesetable/siamesed/engine/tile"
 	"gopkg.in/yaml.v3"
@@ -161,23 +162,7 @@ func (s *Store) saveLocked() error {
 	for _, u := range uids {
 		fmt.Fprintf(&b, "%q: %s\n", u, s.tags[u])
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(s.path), ".enroll-*")
-	if err != nil {
-		return fmt.Errorf("enroll: saving: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.WriteString(b.String()); err != nil {
-		tmp.Close()
-		return fmt.Errorf("enroll: saving: %w", err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("enroll: saving: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("enroll: saving: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), s.path); err != nil {
+	if err := safefile.WriteFile(s.path, []byte(b.String()), 0o644); err != nil {
 		return fmt.Errorf("enroll: saving: %w", err)
 	}
 	return nil
