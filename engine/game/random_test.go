@@ -81,8 +81,7 @@ func randomGame(t testing.TB, rng *rand.Rand, r *Ruleset, c *card.Card, check fu
 		for r := range st.Racks {
 			all = append(all, st.Racks[r].Concealed.Faces()...)
 		}
-		if len(all) == 0 {
-			do(Action{Seat: seat, Act: ActWallEnd})
+		if len(all) == 0 { // everything exposed: nothing to discard, the random game stops here
 			break
 		}
 		if !do(Action{Seat: seat, Act: ActDiscard, Tiles: []tile.Face{all[rng.IntN(len(all))]}}) {
