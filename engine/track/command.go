@@ -1,0 +1,195 @@
+package track
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/siamesetable/siamesed/engine/game"
+	"github.com/siamesetable/siamesed/engine/tile"
+)
+
+// ErrCommand is wrapped by every command refused before it reaches the game: malformed, for a
+// seat that does not exist, or another seat's to give. A refused command changes nothing.
+var ErrCommand = errors.New("bad command")
+
+// Command takes a player's command. The seat is the one the command came from (the display or
+// phone it was given on); a player acts only for their own seat.
+func (t *Tracker) Command(c Command) ([]Step, error) {
+	t.advance(c.At)
+	if c.Seat < 0 || c.Seat >= len(t.state.Seats) {
+		return nil, fmt.Errorf("track: %w: no seat %d at this table", ErrCommand, c.Seat)
+	}
+	if t.state.Phase == game.PhaseOver {
+		return nil, fmt.Errorf("track: %w: the game is over", ErrCommand)
+	}
+	var steps []Step
+	switch c.Kind {
+	case CmdMahJongg:
+		if c.Rack < 0 || c.Rack > 2 {
+			return nil, fmt.Errorf("track: %w: rack %d: want 1, 2, or 0 for both", ErrCommand, c.Rack)
+		}
+		t.commands = append(t.commands, c)
+	case CmdAct:
+		if c.Action == nil {
+			return nil, fmt.Errorf("track: %w: act without an action", ErrCommand)
+		}
+		if c.Action.Seat != c.Seat {
+			return nil, fmt.Errorf("track: %w: seat %d cannot act for seat %d", ErrCommand, c.Seat, c.Action.Seat)
+		}
+		st, err := t.play(*c.Action, "command")
+		if err != nil {
+			return nil, fmt.Errorf("track: %w: %w", ErrCommand, err)
+		}
+		t.owe(st.Action)
+		steps = append(steps, st)
+	case CmdAnswer:
+		st, err := t.answer(c)
+		if err != nil {
+			return nil, err
+		}
+		steps = append(steps, st...)
+	case CmdWallGame:
+		if s := &t.state; s.WallLeft > 1 { // the last tile's draw may still be settling
+			return nil, fmt.Errorf("track: %w: not a wall game: %d tiles are still in the wall", ErrCommand, s.WallLeft)
+		}
+		t.commands = append(t.commands, c)
+	default:
+		return nil, fmt.Errorf("track: %w: unknown command %q", ErrCommand, c.Kind)
+	}
+	return append(steps, t.settle()...), nil
+}
+
+// runCommands plays the Mah Jongg declarations waiting for the table: a declaration is judged
+// once the seat's racks match the game after it (the hand laid down, the called tile on the
+// rack), or the whole table matches the game before it (every act before it played: the
+// discard it calls, the tile that completes the hand), and not later than AskAfter.
+func (t *Tracker) runCommands() []Step {
+	var steps []Step
+	var keep []Command
+	for _, c := range t.commands {
+		if t.state.Phase == game.PhaseOver {
+			break
+		}
+		if c.Kind == CmdWallGame {
+			if st, ok := t.wallGame(c); ok {
+				steps = append(steps, st)
+			} else if t.now.Sub(c.At) < 2*t.cfg.AskAfter {
+				keep = append(keep, c)
+			}
+			continue
+		}
+		acts := t.declaration(c)
+		after, clean := t.after(acts)
+		if !clean || !t.seatMatches(after, c.Seat) {
+			// Tiles gathered into the declared rack and laid down before the rack settled:
+			// the move comes first.
+			withMoves := append(t.gathered(c), acts...)
+			if a, ok := t.after(withMoves); ok && t.seatMatches(a, c.Seat) {
+				acts, after, clean = withMoves, a, ok
+			}
+		}
+		ready := (clean && t.seatMatches(after, c.Seat)) || (t.tableMatches() && t.seatMatches(t.state, c.Seat))
+		if !ready && t.now.Sub(c.At) < t.cfg.AskAfter {
+			keep = append(keep, c)
+			continue
+		}
+		for _, a := range acts {
+			st, err := t.play(a, "command")
+			if err != nil {
+				break
+			}
+			t.owe(a)
+			steps = append(steps, st)
+		}
+	}
+	t.commands = keep
+	return steps
+}
+
+// wallGame ends the game as a wall game once the table shows the wall used up and its last
+// discard made (the discard may still have been settling when the players said so).
+func (t *Tracker) wallGame(c Command) (Step, bool) {
+	s := &t.state
+	if s.WallLeft > 0 || s.Phase != game.PhaseDraw || len(s.Discards) == 0 || !t.tableMatches() {
+		return Step{}, false
+	}
+	st, err := t.play(game.Action{Seat: c.Seat, Act: game.ActWallEnd}, "command")
+	return st, err == nil
+}
+
+// gathered is the move of the tiles missing from the seat's other rack into the rack a Mah
+// Jongg is declared on (none for both racks at once).
+func (t *Tracker) gathered(c Command) []game.Action {
+	if c.Rack == 0 {
+		return nil
+	}
+	p, ok := t.seatPicture(expected(&t.state), c.Seat)
+	if !ok {
+		return nil
+	}
+	fs := p.minus[2-c.Rack].Faces()
+	if len(fs) == 0 {
+		return nil
+	}
+	return []game.Action{{Seat: c.Seat, Act: game.ActMove, Tiles: fs, Rack: 3 - c.Rack, To: c.Rack}}
+}
+
+// seatMatches reports whether a seat's readable racks match state s.
+func (t *Tracker) seatMatches(s game.State, seat int) bool {
+	p, ok := t.seatPicture(expected(&s), seat)
+	return ok && p.clean()
+}
+
+// after is the game after acts, as far as they apply, and whether they all applied with no
+// fault (a declaration the card accepts).
+func (t *Tracker) after(acts []game.Action) (game.State, bool) {
+	s := t.state
+	for _, a := range acts {
+		n, vs, err := game.Apply(s, a)
+		if err != nil {
+			return s, false
+		}
+		s = n
+		if game.HasFaults(vs) {
+			return s, false
+		}
+	}
+	return s, true
+}
+
+// declaration is what "Mah Jongg!" means now: with a discard the seat may call, a call for
+// Mah Jongg and the declaration; otherwise the declaration alone.
+func (t *Tracker) declaration(c Command) []game.Action {
+	s := &t.state
+	mj := game.Action{Seat: c.Seat, Act: game.ActMahJongg, Rack: c.Rack}
+	if s.Phase != game.PhaseDraw || s.Last == nil || s.Last.Seat == c.Seat {
+		return []game.Action{mj}
+	}
+	call := game.Action{Seat: c.Seat, Act: game.ActCall, For: "mahjong", Tiles: []tile.Face{s.Last.Tile}, Rack: c.Rack}
+	if c.Rack == 0 {
+		call.Rack, call.Both = 1, true
+	}
+	return []game.Action{call, mj}
+}
+
+// owe notes camera events still to come for an act played without them: the tile a call took
+// from the discards, the tile a discard entered by hand put there.
+func (t *Tracker) owe(a game.Action) {
+	if !t.cameraWorking() {
+		return
+	}
+	switch a.Act {
+	case game.ActCall:
+		if i := t.takenEvent(a.Tiles[0], make([]bool, len(t.taken))); i >= 0 {
+			t.taken = dropIndexes(t.taken, []int{i})
+		} else {
+			t.owedTaken++
+		}
+	case game.ActDiscard:
+		if i := t.seenEvent(a.Tiles[0], make([]bool, len(t.seen))); i >= 0 {
+			t.seen = dropIndexes(t.seen, []int{i})
+		} else {
+			t.owedSeen++
+		}
+	}
+}

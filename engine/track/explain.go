@@ -1,0 +1,437 @@
+package track
+
+import (
+	"slices"
+	"time"
+
+	"github.com/siamesetable/siamesed/engine/game"
+	"github.com/siamesetable/siamesed/engine/tile"
+)
+
+// candidate is an act the readings show, with the camera events it accounts for.
+type candidate struct {
+	act   game.Action
+	seen  int // index into Tracker.seen it uses, or -1
+	taken int // index into Tracker.taken it uses, or -1
+	// at is when the evidence for it was read: acts far apart in time are played in that order.
+	at time.Time
+}
+
+// seatPicture is one seat's racks as they differ from the game, worked down as acts explain them.
+type seatPicture struct {
+	seat        int
+	plus, minus [2]tile.Counts
+	onDelta     [2]int
+	onExtra     [2]tile.Counts
+}
+
+func (p *seatPicture) plusTotal() int  { return p.plus[0].Total() + p.plus[1].Total() }
+func (p *seatPicture) minusTotal() int { return p.minus[0].Total() + p.minus[1].Total() }
+func (p *seatPicture) clean() bool {
+	return p.plusTotal() == 0 && p.minusTotal() == 0 && p.onDelta == [2]int{} && p.onExtra[0].Total()+p.onExtra[1].Total() == 0
+}
+
+// explain lists the acts the readings show, seat by seat: moves between a player's racks, calls
+// onto a rack, joker exchanges, rack fixes, discards the camera saw, and draws (or deals) for
+// the tiles left over. What no act explains stays for the questions.
+func (t *Tracker) explain() []candidate {
+	exp := expected(&t.state)
+	usedSeen := make([]bool, len(t.seen))
+	usedTaken := make([]bool, len(t.taken))
+	var out []candidate
+	for seat := range t.state.Seats {
+		p, ok := t.seatPicture(exp, seat)
+		if !ok || p.clean() {
+			continue
+		}
+		if t.unnamedArrival() && t.now.Sub(t.changed[seat]) < t.cfg.Grace {
+			continue // a tile the camera could not name arrived: let the racks settle first
+		}
+		if seat == t.state.Turn && t.state.Phase == game.PhaseDraw && t.freshArrival() {
+			continue // a discard no rack explains yet may be this seat's drawn tile, thrown at once
+		}
+		// Tiles gone from one rack and standing in the other are a move, unless the camera saw
+		// a tile arrive in the discards: then a discard and a draw may explain more. The reading
+		// that leaves less unexplained wins; a tie goes to the move.
+		best, bestLeft := []candidate(nil), -1
+		for _, discardFirst := range []bool{false, true} {
+			if discardFirst && len(t.seen) == 0 {
+				break
+			}
+			q, seen, taken := p, slices.Clone(usedSeen), slices.Clone(usedTaken)
+			cs := t.explainSeat(&q, seen, taken, discardFirst)
+			if left := q.plusTotal() + q.minusTotal() + unused(seen); bestLeft < 0 || left < bestLeft {
+				best, bestLeft = cs, left
+				copy(usedSeen, seen)
+				copy(usedTaken, taken)
+			}
+		}
+		out = append(out, best...)
+	}
+	return append(out, t.drawAndThrow(exp, usedSeen)...)
+}
+
+// explainSeat runs the matchers over one seat's picture.
+func (t *Tracker) explainSeat(p *seatPicture, usedSeen, usedTaken []bool, discardFirst bool) []candidate {
+	var out []candidate
+	if discardFirst {
+		out = append(out, t.discards(p, usedSeen)...)
+	}
+	out = append(out, t.moves(p)...)
+	out = append(out, t.calls(p, usedTaken)...)
+	out = append(out, t.exchanges(p)...)
+	out = append(out, t.fixes(p)...)
+	out = append(out, t.discards(p, usedSeen)...)
+	return append(out, t.draws(p, usedTaken)...)
+}
+
+// unnamedArrival: the camera saw a tile arrive in the discards that it could not name.
+func (t *Tracker) unnamedArrival() bool {
+	return slices.ContainsFunc(t.seen, func(d DiscardReading) bool { return !d.Known })
+}
+
+func unused(used []bool) int {
+	n := 0
+	for _, u := range used {
+		if !u {
+			n++
+		}
+	}
+	return n
+}
+
+// drawAndThrow: the seat to draw picked a tile and threw it before its rack settled, so the
+// racks never showed it: the camera's confident reading of a discard that no rack explains,
+// for the grace period, is the evidence. An unnamed discard is asked about.
+func (t *Tracker) drawAndThrow(exp [][2]expect, usedSeen []bool) []candidate {
+	s := &t.state
+	if s.Phase != game.PhaseDraw || s.WallLeft == 0 {
+		return nil
+	}
+	for i, d := range t.seen {
+		if usedSeen[i] || !d.Known || s.Unseen[d.Face] == 0 || t.now.Sub(d.At) < t.cfg.Grace {
+			continue
+		}
+		if p, ok := t.seatPicture(exp, s.Turn); !ok || p.minus[0][d.Face]+p.minus[1][d.Face] > 0 {
+			continue // the tile is gone from a rack: a plain discard, still settling
+		}
+		usedSeen[i] = true
+		rack := 1
+		if s.Seats[s.Turn].Racks[0].MahJongg != nil {
+			rack = 2
+		}
+		f := []tile.Face{d.Face}
+		return []candidate{
+			{act: game.Action{Seat: s.Turn, Act: game.ActDraw, Tiles: f, Rack: rack}, seen: -1, taken: -1, at: d.At},
+			{act: game.Action{Seat: s.Turn, Act: game.ActDiscard, Tiles: f, Rack: rack}, seen: i, taken: -1, at: d.At},
+		}
+	}
+	return nil
+}
+
+// freshArrival: the camera saw a tile arrive within the grace period that no rack explains yet.
+func (t *Tracker) freshArrival() bool {
+	return slices.ContainsFunc(t.seen, func(d DiscardReading) bool { return t.now.Sub(d.At) < t.cfg.Grace })
+}
+
+// seatPicture gathers a seat's rack differences; ok is false when a rack cannot be read.
+func (t *Tracker) seatPicture(exp [][2]expect, seat int) (seatPicture, bool) {
+	p := seatPicture{seat: seat}
+	for r := 1; r <= 2; r++ {
+		d := t.diff(exp, seat, r)
+		if !d.readable {
+			return p, false
+		}
+		p.plus[r-1], p.minus[r-1], p.onDelta[r-1], p.onExtra[r-1] = d.plus, d.minus, d.onDelta, d.onExtra
+	}
+	return p, true
+}
+
+// moves: the same tiles gone from one rack and standing in the other.
+func (t *Tracker) moves(p *seatPicture) []candidate {
+	var out []candidate
+	for from := 1; from <= 2; from++ {
+		to := 3 - from
+		var fs []tile.Face
+		for f := tile.Face(0); f < tile.NumFaces; f++ {
+			n := min(p.minus[from-1][f], p.plus[to-1][f])
+			for i := uint8(0); i < n; i++ {
+				fs = append(fs, f)
+			}
+			p.minus[from-1][f] -= n
+			p.plus[to-1][f] -= n
+		}
+		if len(fs) > 0 {
+			out = append(out, candidate{act: game.Action{Seat: p.seat, Act: game.ActMove, Tiles: fs, Rack: from, To: to}, seen: -1, taken: -1, at: t.readAt(p.seat, to, In)})
+		}
+	}
+	return out
+}
+
+// calls: tiles lying newly on a rack, one more than left the player's racks, while the camera
+// saw the last discard taken (or cannot see): the discard called for an exposure.
+func (t *Tracker) calls(p *seatPicture, usedTaken []bool) []candidate {
+	last := t.state.Last
+	if last == nil || last.Seat == p.seat {
+		return nil
+	}
+	var out []candidate
+	for r := 1; r <= 2; r++ {
+		n := p.onDelta[r-1]
+		if n < 3 {
+			continue
+		}
+		rest := takeForCall(p, last.Tile, n-1)
+		if rest == nil {
+			continue
+		}
+		group := append([]tile.Face{last.Tile}, rest...)
+		gc, _ := tile.CountsOf(group)
+		if !gc.Contains(&p.onExtra[r-1]) {
+			continue // tags on the rack that the group does not hold: not this call
+		}
+		taken := t.takenEvent(last.Tile, usedTaken)
+		if taken < 0 && t.cameraWorking() {
+			continue // the camera has not seen the discard leave yet
+		}
+		for _, f := range rest {
+			unplace(p, f)
+		}
+		p.onDelta[r-1] -= n
+		p.onExtra[r-1] = tile.Counts{}
+		out = append(out, candidate{act: game.Action{Seat: p.seat, Act: game.ActCall, Tiles: group, Rack: r}, seen: -1, taken: taken, at: t.readAt(p.seat, r, On)})
+	}
+	return out
+}
+
+// takeForCall picks the n tiles a call took from the player's racks: the discard's face and
+// jokers first, or everything that left when exactly n tiles did. nil when the racks do not
+// show n such tiles gone.
+func takeForCall(p *seatPicture, f tile.Face, n int) []tile.Face {
+	if p.minusTotal() == n {
+		return append(p.minus[0].Faces(), p.minus[1].Faces()...)
+	}
+	var out []tile.Face
+	for _, want := range []tile.Face{f, tile.Joker} {
+		for r := 0; r < 2; r++ {
+			for i := uint8(0); i < p.minus[r][want] && len(out) < n; i++ {
+				out = append(out, want)
+			}
+		}
+	}
+	if len(out) < n {
+		return nil
+	}
+	return out
+}
+
+// unplace removes one f from the seat's missing tiles, rack 1 first.
+func unplace(p *seatPicture, f tile.Face) {
+	for r := 0; r < 2; r++ {
+		if p.minus[r][f] > 0 {
+			p.minus[r][f]--
+			return
+		}
+	}
+}
+
+// exchanges: a joker newly standing in a rack and a natural gone from the player's racks, while
+// some exposure holds a joker and that natural.
+func (t *Tracker) exchanges(p *seatPicture) []candidate {
+	var out []candidate
+	for r := 1; r <= 2; r++ {
+		for p.plus[r-1][tile.Joker] > 0 {
+			f, target, ok := t.exchangeTarget(p)
+			if !ok {
+				return out
+			}
+			p.plus[r-1][tile.Joker]--
+			unplace(p, f)
+			out = append(out, candidate{act: game.Action{Seat: p.seat, Act: game.ActExchange, Tiles: []tile.Face{f}, Rack: r, Target: target}, seen: -1, taken: -1, at: t.readAt(p.seat, r, In)})
+		}
+	}
+	return out
+}
+
+// exchangeTarget finds the exposure a joker came from: one holding a joker and a natural the
+// seat is missing. Where several fit, the one whose rack shows that natural's tag newly wins;
+// if still several, no guess is made.
+func (t *Tracker) exchangeTarget(p *seatPicture) (tile.Face, *game.Target, bool) {
+	type fit struct {
+		f      tile.Face
+		target game.Target
+		shown  bool
+	}
+	var fits []fit
+	exp := expected(&t.state)
+	for s := range t.state.Seats {
+		for r := 1; r <= 2; r++ {
+			rk := &t.state.Seats[s].Racks[r-1]
+			for i, e := range rk.Exposures {
+				f := naturalOf(e.Tiles)
+				if f == tile.NoFace || !slices.Contains(e.Tiles, tile.Joker) || p.minus[0][f]+p.minus[1][f] == 0 {
+					continue
+				}
+				d := t.diff(exp, s, r)
+				fits = append(fits, fit{f: f, target: game.Target{Seat: s, Rack: r, Exposure: i}, shown: d.onExtra[f] > 0})
+			}
+		}
+	}
+	shown := slices.DeleteFunc(slices.Clone(fits), func(x fit) bool { return !x.shown })
+	switch {
+	case len(shown) == 1:
+		return shown[0].f, &shown[0].target, true
+	case len(fits) == 1:
+		return fits[0].f, &fits[0].target, true
+	}
+	return tile.NoFace, nil, false
+}
+
+// naturalOf is the one natural face of a pung-like group, or NoFace.
+func naturalOf(fs []tile.Face) tile.Face {
+	face := tile.NoFace
+	for _, f := range fs {
+		if f == tile.Joker {
+			continue
+		}
+		if face != tile.NoFace && f != face {
+			return tile.NoFace
+		}
+		face = f
+	}
+	return face
+}
+
+// fixes: the newest exposure gone from one rack and lying on the player's other rack.
+func (t *Tracker) fixes(p *seatPicture) []candidate {
+	var out []candidate
+	for r := 1; r <= 2; r++ {
+		rk := &t.state.Seats[p.seat].Racks[r-1]
+		if len(rk.Exposures) == 0 || rk.MahJongg != nil {
+			continue
+		}
+		n := len(rk.Exposures[len(rk.Exposures)-1].Tiles)
+		if p.onDelta[r-1] == -n && p.onDelta[2-r] == n {
+			p.onDelta[r-1], p.onDelta[2-r] = 0, 0
+			p.onExtra[2-r] = tile.Counts{}
+			out = append(out, candidate{act: game.Action{Seat: p.seat, Act: game.ActFixRack, Target: &game.Target{Seat: p.seat, Rack: r, Exposure: len(rk.Exposures) - 1}}, seen: -1, taken: -1, at: t.readAt(p.seat, 3-r, On)})
+		}
+	}
+	return out
+}
+
+// discards: a tile gone from a rack that the camera saw arrive in the discard area. A camera
+// reading of another face is a disagreement, left for a question; a tile the camera could not
+// name is matched only once the seat's racks have stayed the same for the grace period (a tile
+// gone from one rack may still land in the other).
+func (t *Tracker) discards(p *seatPicture, usedSeen []bool) []candidate {
+	var out []candidate
+	for r := 1; r <= 2; r++ {
+		for f := tile.Face(0); f < tile.NumFaces; f++ {
+			for p.minus[r-1][f] > 0 {
+				i := t.seenEvent(f, usedSeen)
+				if i < 0 {
+					break
+				}
+				if !t.seen[i].Known && t.now.Sub(t.changed[p.seat]) < t.cfg.Grace {
+					break // an unnamed tile arrived: wait until the racks show no tile moving still
+				}
+				usedSeen[i] = true
+				p.minus[r-1][f]--
+				out = append(out, candidate{act: game.Action{Seat: p.seat, Act: game.ActDiscard, Tiles: []tile.Face{f}, Rack: r}, seen: i, taken: -1, at: t.readAt(p.seat, r, In)})
+			}
+		}
+	}
+	return out
+}
+
+// seenEvent finds an unused camera arrival of face f, or of a tile the camera could not name.
+func (t *Tracker) seenEvent(f tile.Face, used []bool) int {
+	unknown := -1
+	for i, d := range t.seen {
+		switch {
+		case used[i]:
+		case d.Known && d.Face == f:
+			return i
+		case !d.Known && unknown < 0:
+			unknown = i
+		}
+	}
+	return unknown
+}
+
+// takenEvent finds an unused camera departure of face f (or of an unnamed tile), marking it used.
+func (t *Tracker) takenEvent(f tile.Face, used []bool) int {
+	unknown := -1
+	for i, d := range t.taken {
+		switch {
+		case used[i]:
+		case d.Known && d.Face == f:
+			used[i] = true
+			return i
+		case !d.Known && unknown < 0:
+			unknown = i
+		}
+	}
+	if unknown >= 0 {
+		used[unknown] = true
+	}
+	return unknown
+}
+
+// draws: tiles newly standing in a rack that nothing else explains came from the wall (or, while
+// dealing, from the deal). One tile is a draw at once; several at once only once the seat's racks
+// have stayed the same for the grace period, so a rack still settling is not read as a second
+// draw. Nothing is drawn while the seat is missing tiles (a tile in a hand, on its way).
+func (t *Tracker) draws(p *seatPicture, usedTaken []bool) []candidate {
+	n := p.plusTotal()
+	if n == 0 || p.minusTotal() > 0 || p.onDelta != [2]int{} {
+		return nil
+	}
+	st := &t.state.Seats[p.seat]
+	if t.state.Phase == game.PhaseDeal && st.Dealt+n <= dealFor(&t.state, p.seat) {
+		var out []candidate
+		for r := 1; r <= 2; r++ {
+			if fs := p.plus[r-1].Faces(); len(fs) > 0 {
+				out = append(out, candidate{act: game.Action{Seat: p.seat, Act: game.ActDeal, Tiles: fs, Rack: r}, seen: -1, taken: -1, at: t.readAt(p.seat, r, In)})
+			}
+		}
+		p.plus = [2]tile.Counts{}
+		return out
+	}
+	if n > 1 && t.now.Sub(t.changed[p.seat]) < t.cfg.Grace {
+		return nil
+	}
+	var out []candidate
+	for r := 1; r <= 2; r++ {
+		for _, f := range p.plus[r-1].Faces() {
+			if t.state.Unseen[f] == 0 || t.fromDiscards(f, usedTaken) {
+				continue // not from the wall: left for a question
+			}
+			p.plus[r-1][f]--
+			out = append(out, candidate{act: game.Action{Seat: p.seat, Act: game.ActDraw, Tiles: []tile.Face{f}, Rack: r}, seen: -1, taken: -1, at: t.readAt(p.seat, r, In)})
+		}
+	}
+	return out
+}
+
+// fromDiscards: the camera saw a tile of face f leave the discard area, so a tile of that face
+// newly in a rack may be the discard taken into the hand rather than a draw.
+func (t *Tracker) fromDiscards(f tile.Face, used []bool) bool {
+	for i, d := range t.taken {
+		if !used[i] && (!d.Known || d.Face == f) {
+			return true
+		}
+	}
+	return false
+}
+
+// readAt is when a rack zone was last read.
+func (t *Tracker) readAt(seat, rack int, z Zone) time.Time { return t.readings[Place{seat, rack, z}].At }
+
+func dealFor(s *game.State, seat int) int {
+	if seat == 0 {
+		return s.Rules.DealEast
+	}
+	return s.Rules.DealOthers
+}

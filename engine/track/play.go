@@ -1,0 +1,190 @@
+package track
+
+import (
+	"slices"
+	"time"
+
+	"github.com/siamesetable/siamesed/engine/game"
+)
+
+// maxPermuted bounds the acts whose every order is tried; more (a deal of four seats at once)
+// are played in their natural order.
+const maxPermuted = 5
+
+// explainAndPlay plays the acts the readings show, in the order that breaks the fewest rules
+// (the acts of one settle may have happened in any order: a discard, then the next seat's draw).
+func (t *Tracker) explainAndPlay() []Step {
+	cands := t.explain()
+	if len(cands) == 0 {
+		return nil
+	}
+	order := t.bestOrder(cands)
+	if t.holdFaults(cands, order) {
+		return nil
+	}
+	var steps []Step
+	var usedSeen, usedTaken []int
+	for _, i := range order {
+		c := cands[i]
+		key := c.act.String()
+		if at, ok := t.refused[key]; ok && !t.changed[c.act.Seat].After(at) {
+			continue // refused already, and the racks have not changed since: being undone
+		}
+		st, err := t.play(c.act, "sensors")
+		if err != nil {
+			continue // cannot have happened now: the readings are left for a later settle or a question
+		}
+		if game.OutcomeOf(st.Verdicts) == game.NotApplied {
+			t.refused[key] = t.changed[c.act.Seat]
+		}
+		steps = append(steps, st)
+		if c.seen >= 0 {
+			usedSeen = append(usedSeen, c.seen)
+		}
+		if c.taken >= 0 {
+			usedTaken = append(usedTaken, c.taken)
+		}
+	}
+	t.seen = dropIndexes(t.seen, usedSeen)
+	t.taken = dropIndexes(t.taken, usedTaken)
+	return steps
+}
+
+// holdFaults decides to wait before playing acts that break a rule. Such acts need clear
+// evidence: the racks of every seat acting have stayed the same for the grace period (a tile
+// moving from rack to rack lands in one before it leaves the other), and no discard the camera
+// saw is still unexplained (the seat to play may have thrown its drawn tile before its rack
+// settled, which would make them legal) — the latter for AskAfter at most.
+func (t *Tracker) holdFaults(cands []candidate, order []int) bool {
+	if sc := t.score(cands, order); sc.faults == 0 {
+		t.holding = time.Time{}
+		return false
+	}
+	for _, c := range cands {
+		if t.now.Sub(t.changed[c.act.Seat]) < t.cfg.Grace {
+			return true
+		}
+	}
+	if len(t.seen) == 0 && len(t.taken) == 0 {
+		return false
+	}
+	if t.holding.IsZero() {
+		t.holding = t.now
+	}
+	if t.now.Sub(t.holding) >= t.cfg.AskAfter {
+		t.holding = time.Time{}
+		return false
+	}
+	return true
+}
+
+// orderWindow: evidence read this far apart or more says which act came first; closer, the
+// readings' own delays (a rack settling, the camera) may have swapped them.
+const orderWindow = 700 * time.Millisecond
+
+// bestOrder is the order in which to play cands: the order their evidence was read in where it
+// is far enough apart to tell, and otherwise the order that plays the most acts with the fewest
+// faults; ties go to the natural order of a turn (deals, calls, draws, exchanges, fixes, moves,
+// discards).
+func (t *Tracker) bestOrder(cands []candidate) []int {
+	natural := make([]int, len(cands))
+	for i := range natural {
+		natural[i] = i
+	}
+	slices.SortStableFunc(natural, func(a, b int) int {
+		if d := cands[a].at.Sub(cands[b].at); d <= -orderWindow || d >= orderWindow {
+			return cands[a].at.Compare(cands[b].at)
+		}
+		return actRank(cands[a].act.Act) - actRank(cands[b].act.Act)
+	})
+	if len(cands) == 1 || len(cands) > maxPermuted {
+		return natural
+	}
+	best, bestScore := slices.Clone(natural), t.score(cands, natural)
+	permute(natural, func(p []int) {
+		if s := t.score(cands, p); s.better(bestScore) {
+			best, bestScore = slices.Clone(p), s
+		}
+	})
+	return best
+}
+
+// orderScore rates an order: acts played, then acts out of the order their evidence shows,
+// then faults (fewer is better).
+type orderScore struct{ played, inversions, faults int }
+
+func (a orderScore) better(b orderScore) bool {
+	if a.played != b.played {
+		return a.played > b.played
+	}
+	if a.inversions != b.inversions {
+		return a.inversions < b.inversions
+	}
+	return a.faults < b.faults
+}
+
+// score plays cands in order on a copy of the game.
+func (t *Tracker) score(cands []candidate, order []int) orderScore {
+	s := t.state
+	var sc orderScore
+	for x := range order {
+		for y := x + 1; y < len(order); y++ {
+			if cands[order[x]].at.Sub(cands[order[y]].at) >= orderWindow {
+				sc.inversions++
+			}
+		}
+	}
+	for _, i := range order {
+		n, vs, err := game.Apply(s, cands[i].act)
+		if err != nil {
+			continue
+		}
+		s = n
+		sc.played++
+		for _, v := range vs {
+			if v.Faulty() {
+				sc.faults++
+			}
+		}
+	}
+	return sc
+}
+
+func actRank(a game.Act) int {
+	return slices.Index([]game.Act{game.ActDeal, game.ActCall, game.ActDraw, game.ActExchange, game.ActFixRack, game.ActMove, game.ActDiscard}, a)
+}
+
+// permute calls f with every permutation of p (Heap's algorithm), leaving p permuted.
+func permute(p []int, f func([]int)) {
+	c := make([]int, len(p))
+	f(p)
+	for i := 1; i < len(p); {
+		if c[i] < i {
+			if i%2 == 0 {
+				p[0], p[i] = p[i], p[0]
+			} else {
+				p[c[i]], p[i] = p[i], p[c[i]]
+			}
+			f(p)
+			c[i]++
+			i = 1
+		} else {
+			c[i] = 0
+			i++
+		}
+	}
+}
+
+// dropIndexes removes the elements at the given indexes.
+func dropIndexes[T any](s []T, idx []int) []T {
+	if len(idx) == 0 {
+		return s
+	}
+	out := s[:0:0]
+	for i, v := range s {
+		if !slices.Contains(idx, i) {
+			out = append(out, v)
+		}
+	}
+	return out
+}

@@ -1,0 +1,214 @@
+package track
+
+import (
+	"container/heap"
+	"math/rand/v2"
+	"time"
+
+	"github.com/siamesetable/siamesed/engine/tile"
+	"github.com/siamesetable/siamesed/sim"
+)
+
+// fakeTable is a table's tiles and sensors for the tracker's tests: hands move tiles (sim ops),
+// and each rack zone reports a settled reading a little after it was last touched; the camera
+// reports each tile arriving in or leaving the discard area. Readers see every tile standing in
+// a rack, but only two tags of each group lying on it (the load cell counts them all).
+type fakeTable struct {
+	rng    *rand.Rand
+	now    time.Time
+	zones  map[Place]*zone
+	events eventQueue
+	noise  tableNoise
+	seq    int
+}
+
+// tableNoise is what goes wrong: readings late by up to Jitter, a zone unreadable for a while,
+// a discard the camera cannot name.
+type tableNoise struct {
+	Jitter     time.Duration
+	Unreadable float64 // chance a settled reading is first reported incomplete
+	Unknown    float64 // chance the camera cannot name a discard
+}
+
+type zone struct {
+	tiles   tile.Counts
+	groups  [][]tile.Face // on zone: each exposure laid as a group
+	touched time.Time
+}
+
+func newFakeTable(seed uint64, noise tableNoise) *fakeTable {
+	return &fakeTable{rng: rand.New(rand.NewPCG(seed, 7)), now: time.Unix(1_800_000_000, 0), zones: map[Place]*zone{}, noise: noise}
+}
+
+func (ft *fakeTable) zone(p Place) *zone {
+	z := ft.zones[p]
+	if z == nil {
+		z = &zone{}
+		ft.zones[p] = z
+	}
+	return z
+}
+
+// do performs one op at the table's current time, queueing what the sensors will report.
+func (ft *fakeTable) do(o sim.Op) {
+	p := Place{Seat: o.Place.Seat, Rack: o.Place.Rack, Zone: Zone(o.Place.Zone)}
+	switch o.Kind {
+	case sim.Put:
+		z := ft.zone(p)
+		for _, f := range o.Tiles {
+			z.tiles[f]++
+		}
+		if p.Zone == On {
+			z.groups = append(z.groups, append([]tile.Face(nil), o.Tiles...))
+		}
+		ft.touch(p)
+	case sim.Take:
+		z := ft.zone(p)
+		c, _ := tile.CountsOf(o.Tiles)
+		if !z.tiles.Sub(&c) {
+			panic("fake table: taking tiles that are not there: " + o.String())
+		}
+		if p.Zone == On {
+			z.groups = takeFromGroups(z.groups, o.Tiles)
+		}
+		ft.touch(p)
+	case sim.Discard, sim.TakeDiscard:
+		d := DiscardReading{Seen: o.Kind == sim.Discard, Face: o.Tiles[0], Known: ft.rng.Float64() >= ft.noise.Unknown}
+		ft.push(ft.now.Add(300*time.Millisecond+ft.jitter()), d)
+	case sim.Say:
+		kind := CmdMahJongg
+		if o.Command == "wall_game" {
+			kind = CmdWallGame
+		}
+		ft.push(ft.now, Command{Seat: o.Seat, Kind: kind, Rack: o.Rack})
+	}
+}
+
+// touch schedules the settled reading of a zone: 300 ms after its last touch, plus jitter.
+func (ft *fakeTable) touch(p Place) {
+	z := ft.zone(p)
+	z.touched = ft.now
+	ft.push(ft.now.Add(300*time.Millisecond+ft.jitter()), p)
+}
+
+func (ft *fakeTable) jitter() time.Duration {
+	if ft.noise.Jitter <= 0 {
+		return 0
+	}
+	return time.Duration(ft.rng.Int64N(int64(ft.noise.Jitter)))
+}
+
+// reading is what the sensors of a zone report now.
+func (ft *fakeTable) reading(p Place) RackReading {
+	z := ft.zone(p)
+	r := RackReading{Place: p, Count: z.tiles.Total(), CountKnown: true, Complete: true, At: ft.now}
+	if p.Zone == In {
+		r.Tiles = z.tiles
+		return r
+	}
+	for _, g := range z.groups { // two tags of each group are in a reader's range
+		for i, f := range g {
+			if i < 2 {
+				r.Tiles[f]++
+			}
+		}
+	}
+	r.Complete = r.Tiles.Total() == r.Count
+	return r
+}
+
+func takeFromGroups(gs [][]tile.Face, fs []tile.Face) [][]tile.Face {
+	for _, f := range fs {
+		for gi := len(gs) - 1; gi >= 0; gi-- {
+			if i := indexOf(gs[gi], f); i >= 0 {
+				gs[gi] = append(gs[gi][:i:i], gs[gi][i+1:]...)
+				break
+			}
+		}
+	}
+	out := gs[:0]
+	for _, g := range gs {
+		if len(g) > 0 {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+func indexOf(fs []tile.Face, f tile.Face) int {
+	for i, x := range fs {
+		if x == f {
+			return i
+		}
+	}
+	return -1
+}
+
+// event is something the tracker will be told at a time.
+type event struct {
+	at  time.Time
+	seq int
+	v   any // Place (a zone to read), DiscardReading, Command
+}
+
+func (ft *fakeTable) push(at time.Time, v any) {
+	ft.seq++
+	heap.Push(&ft.events, event{at: at, seq: ft.seq, v: v})
+}
+
+type eventQueue []event
+
+func (q eventQueue) Len() int { return len(q) }
+func (q eventQueue) Less(i, j int) bool {
+	if q[i].at.Equal(q[j].at) {
+		return q[i].seq < q[j].seq
+	}
+	return q[i].at.Before(q[j].at)
+}
+func (q eventQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *eventQueue) Push(x any)   { *q = append(*q, x.(event)) }
+func (q *eventQueue) Pop() any {
+	old := *q
+	e := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return e
+}
+
+// runUntil delivers every event due by until to the tracker, ticking it as time passes.
+func (ft *fakeTable) runUntil(tr *Tracker, until time.Time) []Step {
+	var steps []Step
+	for ft.events.Len() > 0 && !ft.events[0].at.After(until) {
+		e := heap.Pop(&ft.events).(event)
+		ft.now = e.at
+		switch v := e.v.(type) {
+		case Place:
+			z := ft.zone(v)
+			if ft.now.Sub(z.touched) < 300*time.Millisecond {
+				continue // touched again since: a later reading is queued
+			}
+			r := ft.reading(v)
+			if v.Zone == In && r.Tiles.Total() > 0 && ft.rng.Float64() < ft.noise.Unreadable {
+				bad := r
+				bad.Complete, bad.Problem = false, "reader in-03 silent"
+				bad.Tiles[r.Tiles.Faces()[0]]--
+				steps = append(steps, tr.Rack(bad)...)
+				ft.push(ft.now.Add(200*time.Millisecond+ft.jitter()), v)
+				continue
+			}
+			steps = append(steps, tr.Rack(r)...)
+		case DiscardReading:
+			v.At = ft.now
+			steps = append(steps, tr.Discard(v)...)
+		case Command:
+			v.At = ft.now
+			st, err := tr.Command(v)
+			if err == nil {
+				steps = append(steps, st...)
+			}
+		}
+	}
+	if until.After(ft.now) {
+		ft.now = until
+	}
+	return append(steps, tr.Tick(ft.now)...)
+}

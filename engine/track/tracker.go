@@ -1,0 +1,191 @@
+package track
+
+import (
+	"time"
+
+	"github.com/siamesetable/siamesed/engine/game"
+)
+
+// Config tunes the tracker to the table.
+type Config struct {
+	// AskAfter: a picture nothing explains for this long becomes a question to the players.
+	AskAfter time.Duration
+	// Grace: a seat's picture that only several acts of one kind explain (two draws at once)
+	// must have stayed the same this long, so a rack still settling is not taken for a second
+	// draw.
+	Grace time.Duration
+	// CallWindow: once the wall is used up and the last discard lies uncalled this long, the game
+	// ends as a wall game. 0: only a player's wall_game command ends it.
+	CallWindow time.Duration
+	// Camera: the discard area is watched. Without a camera (or while it fails) a tile that left
+	// a rack for the discards is asked about, never assumed.
+	Camera bool
+}
+
+// DefaultConfig is what a real table starts with.
+func DefaultConfig() Config {
+	return Config{AskAfter: 5 * time.Second, Grace: 1500 * time.Millisecond, CallWindow: 10 * time.Second, Camera: true}
+}
+
+// Tracker follows one game from sensor readings and commands.
+type Tracker struct {
+	cfg      Config
+	state    game.State
+	readings map[Place]RackReading
+	seen     []DiscardReading // tiles the camera saw arrive that no discard has used yet
+	taken    []DiscardReading // tiles the camera saw leave that no call has used yet
+	camera   CameraStatus
+	now      time.Time
+	lastAct  time.Time
+	changed  []time.Time // per seat: when its racks last reported a change
+	commands []Command   // Mah Jongg commands waiting for the racks to catch up
+	asks     asker
+	// owedSeen and owedTaken count camera events still to come for acts played without them
+	// (by command or answer): when they arrive they are expected, not new.
+	owedSeen, owedTaken int
+	// refused holds acts the engine refused, with the time the seat's racks last changed then:
+	// the players are undoing them, and until the racks change again they are not tried again.
+	refused map[string]time.Time
+	// holding is when acts that break a rule were first held back for unexplained evidence.
+	holding time.Time
+}
+
+// New starts tracking from s: a new game, or one replayed from its journal after a restart
+// (the first readings then show the table as it is, and whatever the journal missed is found
+// again from them).
+func New(cfg Config, s game.State) *Tracker {
+	t := &Tracker{cfg: cfg, state: s, readings: map[Place]RackReading{}, changed: make([]time.Time, len(s.Seats)), refused: map[string]time.Time{}}
+	t.camera = CameraStatus{Working: cfg.Camera}
+	if !cfg.Camera {
+		t.camera.Problem = "no camera on this table"
+	}
+	t.asks.ids = map[string]int{}
+	return t
+}
+
+// State is the game as the tracker has played it.
+func (t *Tracker) State() game.State { return t.state }
+
+// Rack takes a settled reading of one rack zone.
+func (t *Tracker) Rack(r RackReading) []Step {
+	t.advance(r.At)
+	if old, ok := t.readings[r.Place]; !ok || old.Tiles != r.Tiles || old.Count != r.Count || old.Complete != r.Complete || old.CountKnown != r.CountKnown {
+		if r.Seat >= 0 && r.Seat < len(t.changed) {
+			t.changed[r.Seat] = r.At
+		}
+	}
+	t.readings[r.Place] = r
+	return t.settle()
+}
+
+// Discard takes the camera's report of a tile arriving in or leaving the discard area.
+func (t *Tracker) Discard(d DiscardReading) []Step {
+	t.advance(d.At)
+	switch {
+	case d.Seen && t.owedSeen > 0:
+		t.owedSeen--
+	case d.Seen:
+		t.seen = append(t.seen, d)
+	case t.owedTaken > 0:
+		t.owedTaken--
+	default:
+		t.taken = append(t.taken, d)
+	}
+	return t.settle()
+}
+
+// Camera takes the camera's health. While it fails, discards are asked about.
+func (t *Tracker) Camera(c CameraStatus) []Step {
+	t.advance(c.At)
+	if !t.cfg.Camera {
+		return nil
+	}
+	t.camera = c
+	return t.settle()
+}
+
+// Tick tells the tracker the time: questions come due, grace periods and call windows end.
+func (t *Tracker) Tick(now time.Time) []Step {
+	t.advance(now)
+	return t.settle()
+}
+
+func (t *Tracker) advance(at time.Time) {
+	if at.After(t.now) {
+		t.now = at
+	}
+}
+
+// settle plays every act the readings now explain, then the commands waiting on them, then
+// reviews the questions.
+func (t *Tracker) settle() []Step {
+	var steps []Step
+	for round := 0; round < 16 && t.state.Phase != game.PhaseOver; round++ {
+		more := t.explainAndPlay()
+		more = append(more, t.runCommands()...)
+		if len(more) == 0 {
+			break
+		}
+		steps = append(steps, more...)
+	}
+	if s, ok := t.wallEnd(); ok {
+		steps = append(steps, s)
+	}
+	t.review()
+	return steps
+}
+
+// play applies one act to the tracker's game.
+func (t *Tracker) play(a game.Action, source string) (Step, error) {
+	n, vs, err := game.Apply(t.state, a)
+	if err != nil {
+		return Step{}, err
+	}
+	t.state = n
+	t.lastAct = t.now
+	return Step{Action: a, Verdicts: vs, Source: source}, nil
+}
+
+// wallEnd ends a game whose used-up wall's last discard stayed uncalled for the call window.
+func (t *Tracker) wallEnd() (Step, bool) {
+	s := &t.state
+	if t.cfg.CallWindow <= 0 || s.Phase != game.PhaseDraw || s.WallLeft > 0 || len(s.Discards) == 0 ||
+		t.now.Sub(t.lastAct) < t.cfg.CallWindow || !t.tableMatches() {
+		return Step{}, false
+	}
+	st, err := t.play(game.Action{Seat: s.Turn, Act: game.ActWallEnd}, "timer")
+	return st, err == nil
+}
+
+// tableMatches reports whether every readable rack matches the game and no camera event is
+// waiting to be explained.
+func (t *Tracker) tableMatches() bool {
+	if len(t.seen) > 0 || len(t.taken) > 0 {
+		return false
+	}
+	exp := expected(&t.state)
+	for seat := range exp {
+		for r := range exp[seat] {
+			d := t.diff(exp, seat, r+1)
+			if d.readable && !d.empty() {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// diff compares one rack's latest readings with the game.
+func (t *Tracker) diff(exp [][2]expect, seat, rack int) rackDiff {
+	var in, on *RackReading
+	if r, ok := t.readings[Place{seat, rack, In}]; ok {
+		in = &r
+	}
+	if r, ok := t.readings[Place{seat, rack, On}]; ok {
+		on = &r
+	}
+	return diffRack(exp[seat][rack-1], in, on)
+}
+
+// cameraWorking reports whether discards can be confirmed by the camera now.
+func (t *Tracker) cameraWorking() bool { return t.cfg.Camera && t.camera.Working }
