@@ -427,7 +427,9 @@ func (t *Tracker) fromDiscards(f tile.Face, used []bool) bool {
 }
 
 // readAt is when a rack zone was last read.
-func (t *Tracker) readAt(seat, rack int, z Zone) time.Time { return t.readings[Place{seat, rack, z}].At }
+func (t *Tracker) readAt(seat, rack int, z Zone) time.Time {
+	return t.readings[Place{seat, rack, z}].At
+}
 
 func dealFor(s *game.State, seat int) int {
 	if seat == 0 {

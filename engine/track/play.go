@@ -19,13 +19,20 @@ func (t *Tracker) explainAndPlay() []Step {
 		return nil
 	}
 	order := t.bestOrder(cands)
+	for _, i := range order {
+		t.debugf("%v candidate %v at %v", t.now.Format("15:04:05.000"), cands[i].act, cands[i].at.Format("15:04:05.000"))
+	}
 	if t.holdFaults(cands, order) {
+		t.debugf("held: they break a rule and the evidence is not settled")
 		return nil
 	}
 	var steps []Step
 	var usedSeen, usedTaken []int
-	for _, i := range order {
+	for n, i := range order {
 		c := cands[i]
+		if n > 0 && t.earlierArrival(cands, c.at) {
+			break // an earlier discard no act explains yet may be explained now: settle again
+		}
 		key := c.act.String()
 		if at, ok := t.refused[key]; ok && !t.changed[c.act.Seat].After(at) {
 			continue // refused already, and the racks have not changed since: being undone
@@ -48,6 +55,21 @@ func (t *Tracker) explainAndPlay() []Step {
 	t.seen = dropIndexes(t.seen, usedSeen)
 	t.taken = dropIndexes(t.taken, usedTaken)
 	return steps
+}
+
+// earlierArrival: the seat to draw may have thrown a drawn tile before its rack settled, seen
+// by the camera before at, that no act of this settle uses: the acts after it wait for the next
+// round, where it is explained first.
+func (t *Tracker) earlierArrival(cands []candidate, at time.Time) bool {
+	if t.state.Phase != game.PhaseDraw {
+		return false
+	}
+	for i, d := range t.seen {
+		if d.Known && d.At.Before(at) && !slices.ContainsFunc(cands, func(c candidate) bool { return c.seen == i }) {
+			return true
+		}
+	}
+	return false
 }
 
 // holdFaults decides to wait before playing acts that break a rule. Such acts need clear

@@ -50,6 +50,9 @@ func playTracked(t testing.TB, spec string, seed uint64, faults float64, noise t
 	ft := newFakeTable(seed, noise)
 	cfg := DefaultConfig()
 	cfg.CallWindow = 0 // the players say "wall game"
+	if os.Getenv("TRACK_DEBUG") != "" {
+		cfg.Debug = func(f string, a ...any) { t.Logf(f, a...) }
+	}
 	tr := New(cfg, game.New(r, c))
 	var steps []Step
 	for turns := 0; ; turns++ {

@@ -20,6 +20,8 @@ type Config struct {
 	// Camera: the discard area is watched. Without a camera (or while it fails) a tile that left
 	// a rack for the discards is asked about, never assumed.
 	Camera bool
+	// Debug, when set, hears how each settle reasons (for tests and the daemon's debug log).
+	Debug func(format string, args ...any)
 }
 
 // DefaultConfig is what a real table starts with.
@@ -108,6 +110,12 @@ func (t *Tracker) Camera(c CameraStatus) []Step {
 func (t *Tracker) Tick(now time.Time) []Step {
 	t.advance(now)
 	return t.settle()
+}
+
+func (t *Tracker) debugf(format string, args ...any) {
+	if t.cfg.Debug != nil {
+		t.cfg.Debug(format, args...)
+	}
 }
 
 func (t *Tracker) advance(at time.Time) {
