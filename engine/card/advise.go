@@ -22,7 +22,7 @@ type Advice struct {
 type target struct {
 	v          int32
 	alone      int
-	fixed, jok []need // the unexposed groups' needs, sparse
+	fixed []need // the unexposed groups. needs, sparse
 }
 
 // Advise ranks pairs of hands, one for each of a Siamese player's racks, built from disjoint

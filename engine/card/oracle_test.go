@@ -1,8 +1,9 @@
 package card
 
 // An independent, brute-force reference for the matcher, written from docs/card-language.md and
-// not from the matcher's code. It reads the card YAML itself, expands every pattern into concrete
-// hands by trying every suit assignment and every base X, and decides:
+// not from the matcher's code. It reads the card YAML itself, parses the notation itself
+// (oracle_expand_test.go), expands every pattern into concrete hands by trying every choice of
+// alternative, suit assignment, base X, wind and dragon, and decides:
 //
 //   - a match by backtracking: every concealed tile goes to one free slot of the concrete hand,
 //     a slot taking its own face, or a joker when its group is three or more identical tiles
@@ -66,14 +67,14 @@ type yamlCard struct {
 }
 
 type yamlHand struct {
-	Section   string    `yaml:"section"`
-	ID        string    `yaml:"id"`
-	Pattern   string    `yaml:"pattern"`
-	Patterns  []string  `yaml:"patterns"`
-	Value     int       `yaml:"value"`
-	Concealed bool      `yaml:"concealed"`
-	X         yaml.Node `yaml:"x"`
-	Note      string    `yaml:"note"`
+	Section   string      `yaml:"section"`
+	ID        string      `yaml:"id"`
+	Pattern   string      `yaml:"pattern"`
+	Patterns  []yaml.Node `yaml:"patterns"`
+	Value     int         `yaml:"value"`
+	Concealed bool        `yaml:"concealed"`
+	X         yaml.Node   `yaml:"x"`
+	Note      string      `yaml:"note"`
 }
 
 // oracleXs reads x: odd, even or a list; nil means any base.
@@ -119,13 +120,27 @@ func loadOracle(t testing.TB, path string) *oCard {
 		if h.id == "" {
 			h.id = fmt.Sprintf("%s-%d", yh.Section, perSection[yh.Section])
 		}
-		pats := yh.Patterns
+		handXs := oracleXs(t, yh.X)
 		if yh.Pattern != "" {
-			pats = append(pats, yh.Pattern)
+			h.variants = append(h.variants, oracleExpand(t, yh.Pattern, handXs, oc.flowerJokers)...)
 		}
-		xs := oracleXs(t, yh.X)
-		for _, s := range pats {
-			h.variants = append(h.variants, oracleExpand(t, s, xs, oc.flowerJokers)...)
+		for _, pn := range yh.Patterns {
+			// A pattern is a string, or {pattern: "...", x: ...} whose x: replaces the hand's.
+			text, xs := pn.Value, handXs
+			if pn.Kind == yaml.MappingNode {
+				var own struct {
+					Pattern string    `yaml:"pattern"`
+					X       yaml.Node `yaml:"x"`
+				}
+				if err := pn.Decode(&own); err != nil {
+					t.Fatal(err)
+				}
+				text = own.Pattern
+				if own.X.Kind != 0 {
+					xs = oracleXs(t, own.X)
+				}
+			}
+			h.variants = append(h.variants, oracleExpand(t, text, xs, oc.flowerJokers)...)
 		}
 		if len(h.variants) == 0 {
 			t.Fatalf("oracle: hand %s has no variant", h.id)
@@ -133,92 +148,6 @@ func loadOracle(t testing.TB, path string) *oCard {
 		oc.hands = append(oc.hands, h)
 	}
 	return oc
-}
-
-// oracleExpand turns one pattern into every concrete hand: every way to give its suit letters
-// different suits, and every base X whose offsets all stay within 1..9 (and in xs, if given).
-func oracleExpand(t testing.TB, s string, xs []int, flowerJokers bool) []oVariant {
-	p, errs := parsePattern(s)
-	if len(errs) > 0 {
-		t.Fatalf("oracle: pattern %q: %v", s, errs)
-	}
-	var letters []int
-	usesX := false
-	for _, g := range p.groups {
-		if g.suit != noSuit && !slices.Contains(letters, g.suit) {
-			letters = append(letters, g.suit)
-		}
-		for _, e := range g.elems {
-			usesX = usesX || e.kind == elemX
-		}
-	}
-	bases := []int{0}
-	if usesX {
-		bases = nil
-		for x := 1; x <= 9; x++ {
-			if xs == nil || slices.Contains(xs, x) {
-				bases = append(bases, x)
-			}
-		}
-	}
-	var out []oVariant
-	suitOf := map[int]tile.Suit{}
-	var rec func(i int)
-	rec = func(i int) {
-		if i < len(letters) {
-			for s := tile.Suit(0); s < tile.NumSuits; s++ {
-				taken := false
-				for _, l := range letters[:i] {
-					taken = taken || suitOf[l] == s
-				}
-				if !taken {
-					suitOf[letters[i]] = s
-					rec(i + 1)
-				}
-			}
-			return
-		}
-	base:
-		for _, x := range bases {
-			var v oVariant
-			for _, g := range p.groups {
-				var og oGroup
-				for _, e := range g.elems {
-					var f tile.Face
-					switch e.kind {
-					case elemNumber:
-						f = tile.Number(suitOf[g.suit], e.n)
-					case elemX:
-						if x+e.n > 9 {
-							continue base
-						}
-						f = tile.Number(suitOf[g.suit], x+e.n)
-					case elemDragon:
-						f = map[tile.Suit]tile.Face{tile.Bams: tile.Green, tile.Craks: tile.Red, tile.Dots: tile.White}[suitOf[g.suit]]
-					case elemFace:
-						f = e.face
-					}
-					og.tiles = append(og.tiles, f)
-					v.faces |= 1 << f
-				}
-				// Jokers stand in a group of three or more identical TILES (the spec's words).
-				// The matcher decides by the written elements instead, so the two differ on
-				// groups such as "00Da" (three soaps in dots) or "33X0a" (X = 3); no card
-				// here writes one (see the report that came with this file).
-				og.jok = len(og.tiles) >= 3
-				for _, f := range og.tiles {
-					og.jok = og.jok && f == og.tiles[0]
-				}
-				if og.tiles[0] == tile.Flower && !flowerJokers {
-					og.jok = false
-				}
-				v.groups = append(v.groups, og)
-			}
-			out = append(out, v)
-		}
-	}
-	rec(0)
-	return out
 }
 
 // exposureIs reports whether an exposure is exactly this group: the same tiles, where a joker
@@ -479,6 +408,29 @@ hands:
     pattern: "F 1a 2a 3a 4a 5a 6a 7a 8a 9a DDa DDb"
     value: 40
     concealed: true
+  - section: Choices
+    pattern: "2026a DDDa 2222b|6666b DDDb"
+    value: 25
+  - section: Choices
+    pattern: "FF 1111a DDa|DDb|DDc 333b|555b|777b ZZZ"
+    value: 30
+  - section: Honours
+    pattern: "FFF ZZZZ FFF DDDD"
+    value: 25
+  - section: Honours
+    pattern: "ZZ DD ZZZ 11a 22a DDD"
+    value: 30
+  - section: Honours
+    patterns: ["NNNN RRRR SSSS GG", "EEEE GGGG WWWW RR"]
+    value: 35
+  - section: Honours
+    pattern: "ZN DG XX0aX1aX2a 0000 RR"
+    value: 40
+  - section: Spanning
+    patterns:
+      - {pattern: "NNN XXXX0a XXXX0b SSS", x: odd}
+      - {pattern: "EEE XXXX0a XXXX0b WWW", x: even}
+    value: 25
 `
 
 func writeStressCard(t *testing.T, flowerJokers bool) string {
@@ -492,7 +444,9 @@ func writeStressCard(t *testing.T, flowerJokers bool) string {
 }
 
 // TestOracleStressCard runs the match and tiles-away comparisons on the corner-case card, with
-// flower jokers allowed and forbidden.
+// flower jokers allowed and forbidden. Its later hands use the forms pasted from other card
+// files: alternatives inside a group, Z, suitless D, literal R and G, a suit letter repeated
+// inside a row, and a per-pattern x: tying odd numbers to N/S and even ones to E/W.
 func TestOracleStressCard(t *testing.T) {
 	t.Parallel()
 	n, m := 20_000, 1000
