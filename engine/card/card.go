@@ -20,6 +20,7 @@ type Card struct {
 
 	variants []variant // all hands' variants, grouped by hand in hand order
 	lowest   int
+	index    awayIndex // the variants by face, for tiles-away
 }
 
 // Hand is one printed line of the card.

@@ -56,6 +56,7 @@ func Parse(name string, data []byte) (*Card, error) {
 	if len(l.err.Problems) > 0 {
 		return nil, l.err
 	}
+	c.buildIndex()
 	return c, nil
 }
 

@@ -328,10 +328,13 @@ func oMaxMatching(held []tile.Face, slots []oSlot) int {
 }
 
 // awayOne is the tiles still missing for one concrete hand, -1 if the exposures do not seat.
-func (v *oVariant) awayOne(held []tile.Face, exp []Exposure) int {
+func (v *oVariant) awayOne(held []tile.Face, exp []Exposure, pool []tile.Face) int {
 	best := -1
 	v.seatings(exp, make([]bool, len(v.groups)), func(used []bool) bool {
 		slots := v.freeSlots(used)
+		if pool != nil && oMaxMatching(pool, slots) < len(slots) {
+			return false // some slot can never be filled: its tiles are dead
+		}
 		a := len(slots) - oMaxMatching(held, slots)
 		if best < 0 || a < best {
 			best = a
@@ -342,10 +345,25 @@ func (v *oVariant) awayOne(held []tile.Face, exp []Exposure) int {
 }
 
 // oracleAway returns, per hand the exposures allow, the fewest tiles away; hands ruled out are
-// absent from the map.
-func (oc *oCard) oracleAway(concealed tile.Counts, exp []Exposure) map[string]int {
+// absent from the map. With dead tiles (nil: none), a hand counts only if the tiles the player
+// could still ever hold (the American set less the dead tiles and the rack's exposures) can
+// fill its free slots.
+func (oc *oCard) oracleAway(concealed tile.Counts, exp []Exposure, dead *tile.Counts) map[string]int {
 	// Only tiles a slot can take matter; dropping the rest keeps the matching small.
 	all := concealed.Faces()
+	var everHeld []tile.Face
+	if dead != nil {
+		left := tile.American().Count
+		for f := range left {
+			left[f] -= min(left[f], dead[f])
+		}
+		for _, e := range exp {
+			for _, f := range e {
+				left[f] -= min(left[f], 1)
+			}
+		}
+		everHeld = left.Faces()
+	}
 	out := map[string]int{}
 	for _, h := range oc.hands {
 		if h.concealed && len(exp) > 0 {
@@ -354,13 +372,19 @@ func (oc *oCard) oracleAway(concealed tile.Counts, exp []Exposure) map[string]in
 		best := -1
 		for vi := range h.variants {
 			v := &h.variants[vi]
-			var held []tile.Face
-			for _, f := range all {
-				if f == tile.Joker || v.faces&(1<<f) != 0 {
-					held = append(held, f)
+			keep := func(fs []tile.Face) []tile.Face {
+				if fs == nil {
+					return nil
 				}
+				out := []tile.Face{}
+				for _, f := range fs {
+					if f == tile.Joker || v.faces&(1<<f) != 0 {
+						out = append(out, f)
+					}
+				}
+				return out
 			}
-			if a := v.awayOne(held, exp); a >= 0 && (best < 0 || a < best) {
+			if a := v.awayOne(keep(all), exp, keep(everHeld)); a >= 0 && (best < 0 || a < best) {
 				best = a
 			}
 		}
@@ -691,7 +715,7 @@ func TestMatchAllJokerExposure(t *testing.T) {
 			t.Errorf("Card.Away(%s) for 2468-1 = %d, want 0", oRackString(r), a.Away)
 		}
 	}
-	if w := oc.oracleAway(conc, r.Exposed)["2468-1"]; w != 0 {
+	if w := oc.oracleAway(conc, r.Exposed, nil)["2468-1"]; w != 0 {
 		t.Errorf("oracle away = %d, want 0", w)
 	}
 }
@@ -757,13 +781,22 @@ func compareAway(t *testing.T, path string, n int, seed uint64, allJokers bool) 
 	oc := loadOracle(t, path)
 	rng := rand.New(rand.NewPCG(seed, 29))
 	sizes := []int{13, 14, 27, 28, 29}
-	failures := 0
+	failures, deadHands := 0, 0
 	for i := 0; i < n && failures < 20; i++ {
 		size := sizes[i%len(sizes)]
 		held, exp := randomHeld(rng, oc, size, i%3 == 0, allJokers)
-		want := oc.oracleAway(held, exp)
+		var table *Table
+		var dead *tile.Counts
+		if i%4 == 1 {
+			table = randomTable(rng, held, exp)
+			dead = &table.Dead
+		}
+		want := oc.oracleAway(held, exp, dead)
+		if dead != nil {
+			deadHands += len(oc.oracleAway(held, exp, nil)) - len(want)
+		}
 		got := map[string]int{}
-		for _, a := range c.Away(held, exp) {
+		for _, a := range c.AppendAway(nil, held, exp, table) {
 			got[a.HandID] = a.Away
 			// The concrete hand reported must itself be that many tiles away.
 			if gv := oracleGroupsAway(a.Groups, c.FlowerJokers, held, exp); gv != a.Away {
@@ -773,9 +806,39 @@ func compareAway(t *testing.T, path string, n int, seed uint64, allJokers bool) 
 		}
 		if !oMapsEqual(got, want) {
 			failures++
-			t.Errorf("set %d: concealed [%v] exposures %v:\n  differ: %s", i, held, exp, oAwayDiff(got, want))
+			t.Errorf("set %d: concealed [%v] exposures %v dead %v:\n  differ: %s", i, held, exp, dead, oAwayDiff(got, want))
 		}
 	}
+	t.Logf("%d sets; dead tiles put %d hands out of reach", n, deadHands)
+	if failures == 0 && deadHands < n/20 {
+		t.Errorf("dead tiles put only %d hands out of reach in %d sets: the generator is not interesting enough", deadHands, n)
+	}
+}
+
+// randomTable kills some tiles: for a few faces the player uses, most or all of the tiles not
+// in hand; now and then jokers too. Dead tiles never exceed what the set holds.
+func randomTable(rng *rand.Rand, held tile.Counts, exp []Exposure) *Table {
+	t := &Table{Set: tile.American().Count}
+	left := t.Set
+	for f := range left {
+		left[f] -= min(left[f], held[f])
+	}
+	for _, e := range exp {
+		for _, f := range e {
+			left[f] -= min(left[f], 1)
+		}
+	}
+	for k := 0; k < 1+rng.IntN(6); k++ {
+		f := tile.Face(rng.IntN(tile.NumFaces))
+		if held[f] == 0 && held.Total() > 0 && rng.IntN(2) == 0 {
+			f = held.Faces()[rng.IntN(held.Total())] // mostly faces the player wants
+		}
+		t.Dead[f] = left[f] - uint8(rng.IntN(int(min(left[f], 2))+1))
+	}
+	if rng.IntN(4) == 0 {
+		t.Dead[tile.Joker] = left[tile.Joker]
+	}
+	return t
 }
 
 // oracleGroupsAway is the oracle's tiles-away for one concrete hand given as groups.
@@ -788,7 +851,7 @@ func oracleGroupsAway(groups [][]tile.Face, flowerJokers bool, concealed tile.Co
 			v.faces |= 1 << f
 		}
 	}
-	return v.awayOne(concealed.Faces(), exp)
+	return v.awayOne(concealed.Faces(), exp, nil)
 }
 
 // TestOracleAway compares Card.Away with the oracle; exposures each hold a natural tile.
