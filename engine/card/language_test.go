@@ -88,6 +88,7 @@ func TestPatternErrorsNameTheSymbol(t *testing.T) {
 		{"FF 11a22b 1111c 3333c 55a", `group "11a22b" has two suit variables`},
 		{"FF 1111 2222a 3333a 44a", `group "1111" holds numbers or X and needs a suit variable`},
 		{"FF NNNN → SSSS", `unknown element '→'`},
+		{"FF DDDDa DDDDb DDDDd", `'d' ends the group "DDDDd" but is no suit variable: the suit variables are a, b and c`},
 	}
 	for _, tc := range tests {
 		_, errs := parsePattern(tc.pattern)

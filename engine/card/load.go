@@ -1,8 +1,10 @@
 package card
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -49,11 +51,14 @@ const maxCardCombinations = 200_000
 func Parse(name string, data []byte) (*Card, error) {
 	l := loader{err: &LoadError{File: name}}
 	if len(data) > MaxCardBytes {
-		l.err.Problems = append(l.err.Problems, Problem{1, 1, fmt.Sprintf("file is %d bytes; a card is at most %d", len(data), MaxCardBytes)})
+		l.err.Problems = append(l.err.Problems, Problem{1, 1, fmt.Sprintf("file is over %d bytes, the most a card may have", MaxCardBytes)})
 		return nil, l.err
 	}
 	c := l.card(data)
 	if len(l.err.Problems) > 0 {
+		slices.SortStableFunc(l.err.Problems, func(a, b Problem) int {
+			return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col))
+		})
 		return nil, l.err
 	}
 	c.buildIndex()

@@ -2,6 +2,7 @@ package card
 
 import (
 	"fmt"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/siamesetable/siamesed/engine/tile"
@@ -122,6 +123,10 @@ func parseGroup(tok string, off int) (group, []posError) {
 			for k := 0; k < run; k++ {
 				g.elems = append(g.elems, element{kind: elemX, n: int(tok[i] - '0')})
 			}
+		case c >= 'd' && c <= 'z' && c != 'x' && i == len(tok)-1 && i > 0 && !isLower(tok[i-1]) && slices.ContainsFunc(g.elems, element.suited):
+			// "DDDDd", "1111d": a fourth suit letter, not a lower-case dragon
+			bad(i, "%q ends the group %q but is no suit variable: the suit variables are a, b and c", c, tok)
+			return g, errs
 		default:
 			e, ok := letterElems[upper(c)]
 			if !ok && c >= 'A' && c <= 'C' {
@@ -172,6 +177,8 @@ var letterElems = map[byte]element{
 	'W': {kind: elemFace, face: tile.West},
 	'S': {kind: elemFace, face: tile.South},
 }
+
+func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
 
 func upper(c byte) byte {
 	if c >= 'a' && c <= 'z' {
