@@ -1,8 +1,8 @@
 package card
 
 import (
+	"bytes"
 	"slices"
-	"strings"
 
 	"github.com/siamesetable/siamesed/engine/tile"
 )
@@ -37,10 +37,9 @@ func expand(hi int, pats []pattern, flowerJokers bool) []variant {
 	seen := map[string]bool{}
 	for pi := range pats {
 		pats[pi].eachConcrete(func(groups [][]tile.Face) {
-			v := concrete(hi, groups, flowerJokers)
-			if k := v.key(); !seen[k] {
+			if k := concreteKey(groups); !seen[k] {
 				seen[k] = true
-				out = append(out, v)
+				out = append(out, concrete(hi, groups, flowerJokers))
 			}
 		})
 	}
@@ -94,17 +93,22 @@ func identical(ts []tile.Face) bool {
 	return true
 }
 
-// key identifies a variant by its groups regardless of their order.
-func (v variant) key() string {
-	parts := make([]string, len(v.groups))
-	for i, g := range v.groups {
-		parts[i] = tile.Format(g.tiles)
-		if g.jokerable {
-			parts[i] += "*"
+// concreteKey identifies a concrete hand by its groups regardless of their order (whether a
+// group takes jokers follows from its tiles). Faces are bytes; 0xff ends a group.
+func concreteKey(groups [][]tile.Face) string {
+	var buf [4 * 14]byte
+	parts := make([][]byte, len(groups))
+	b := buf[:0]
+	for i, g := range groups {
+		start := len(b)
+		for _, f := range g {
+			b = append(b, byte(f))
 		}
+		b = append(b, 0xff)
+		parts[i] = b[start:len(b):len(b)]
 	}
-	slices.Sort(parts)
-	return strings.Join(parts, "|")
+	slices.SortFunc(parts, bytes.Compare)
+	return string(bytes.Join(parts, nil))
 }
 
 // groupFaces returns the concrete groups as tile lists. They are shared by every result that
