@@ -52,11 +52,13 @@ func (c *Card) AdviseSiamese(s Siamese, top int, t *Table) []Advice {
 // the two alone distances (a lower bound for the pair) can no longer enter the list.
 func (c *Card) bestPairs(s *Siamese, top int, t *Table) *topPairs {
 	best := newTopPairs(top)
-	t1 := c.targets(&s.Concealed, s.Exposed[0], t)
+	bufs := c.index.targetBufs.Get().(*[2]targetBuf)
+	defer c.index.targetBufs.Put(bufs)
+	t1 := c.targets(&bufs[0], &s.Concealed, s.Exposed[0], t)
 	t2 := t1
 	symmetric := len(s.Exposed[0]) == 0 && len(s.Exposed[1]) == 0
 	if !symmetric {
-		t2 = c.targets(&s.Concealed, s.Exposed[1], t)
+		t2 = c.targets(&bufs[1], &s.Concealed, s.Exposed[1], t)
 	}
 	if len(t1) == 0 || len(t2) == 0 {
 		return best

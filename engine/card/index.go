@@ -22,6 +22,8 @@ type awayIndex struct {
 	maxT    [tile.Joker]uint8     // the most tiles of a face any variant needs
 	empty   []uint16              // per variant: the counter with nothing held, 14<<8 | naturals needed
 	scratch sync.Pool             // *awayScratch sized to the card
+	// targetBufs holds *[2]targetBuf, one for each rack's targets in Siamese advice.
+	targetBufs sync.Pool
 }
 
 // awayScratch holds one call's per-variant counters.
@@ -69,6 +71,7 @@ func (c *Card) buildIndex() {
 	ix.scratch.New = func() any {
 		return &awayScratch{acc: make([]uint16, nv), short: make([]uint8, nv)}
 	}
+	ix.targetBufs.New = func() any { return new([2]targetBuf) }
 }
 
 // accumulate fills s.acc for the held tiles h (jokers aside).

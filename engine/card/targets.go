@@ -1,6 +1,8 @@
 package card
 
 import (
+	"slices"
+
 	"github.com/siamesetable/siamesed/engine/tile"
 )
 
@@ -12,20 +14,26 @@ type target struct {
 	need  []need // the unexposed groups' needs, by face (shared read-only with the variant when the rack has no exposures)
 }
 
+// targetBuf holds one rack's targets between calls, so that advice allocates little.
+type targetBuf struct {
+	raw, sorted []target
+	needs       []need
+}
+
 // targets lists every variant the exposures (and the table) allow, closest alone first, in card
-// order among equals.
-func (c *Card) targets(concealed *tile.Counts, exposed []Exposure, t *Table) []target {
-	var out []target
+// order among equals. The result lives in buf until its next use.
+func (c *Card) targets(buf *targetBuf, concealed *tile.Counts, exposed []Exposure, t *Table) []target {
 	if len(exposed) == 0 {
-		out = c.targetsUnexposed(concealed, t)
+		buf.raw = c.targetsUnexposed(buf.raw[:0], concealed, t)
 	} else {
-		out = c.targetsExposed(concealed, exposed, t)
+		buf.raw, buf.needs = c.targetsExposed(buf.raw[:0], buf.needs[:0], concealed, exposed, t)
 	}
-	return sortByAlone(out)
+	buf.sorted = sortByAlone(buf.sorted[:0], buf.raw)
+	return buf.sorted
 }
 
 // targetsUnexposed scores every variant at once through the index.
-func (c *Card) targetsUnexposed(concealed *tile.Counts, t *Table) []target {
+func (c *Card) targetsUnexposed(out []target, concealed *tile.Counts, t *Table) []target {
 	ix := &c.index
 	s := ix.scratch.Get().(*awayScratch)
 	defer ix.scratch.Put(s)
@@ -34,7 +42,6 @@ func (c *Card) targetsUnexposed(concealed *tile.Counts, t *Table) []target {
 		ix.markOutOfReach(s, t)
 	}
 	jokers := int(concealed[tile.Joker])
-	out := make([]target, 0, len(c.variants))
 	for vi, a := range s.acc {
 		if a == outOfReach {
 			continue
@@ -47,13 +54,11 @@ func (c *Card) targetsUnexposed(concealed *tile.Counts, t *Table) []target {
 
 // targetsExposed scores every variant that can take the rack's exposures, keeping what each
 // still needs beyond them in one shared buffer.
-func (c *Card) targetsExposed(concealed *tile.Counts, exposed []Exposure, t *Table) []target {
+func (c *Card) targetsExposed(out []target, buf []need, concealed *tile.Counts, exposed []Exposure, t *Table) ([]target, []need) {
 	var caps tile.Counts
 	if t != nil {
 		caps = t.caps(exposed)
 	}
-	var out []target
-	var buf []need
 	for vi := range c.variants {
 		v := &c.variants[vi]
 		if c.Hands[v.hand].Concealed {
@@ -81,12 +86,12 @@ func (c *Card) targetsExposed(concealed *tile.Counts, exposed []Exposure, t *Tab
 		}
 		out = append(out, target{v: int32(vi), alone: alone, need: buf[start:len(buf):len(buf)]})
 	}
-	return out
+	return out, buf
 }
 
-// sortByAlone orders targets by their distance alone, stably (a counting sort: distances are
-// 0..14).
-func sortByAlone(ts []target) []target {
+// sortByAlone appends ts to out ordered by their distance alone, stably (a counting sort:
+// distances are 0..14).
+func sortByAlone(out, ts []target) []target {
 	var count [16]int
 	for i := range ts {
 		count[min(ts[i].alone, 15)]++
@@ -95,7 +100,7 @@ func sortByAlone(ts []target) []target {
 	for d := range count {
 		count[d], pos = pos, pos+count[d]
 	}
-	out := make([]target, len(ts))
+	out = slices.Grow(out, len(ts))[:len(ts)]
 	for i := range ts {
 		d := min(ts[i].alone, 15)
 		out[count[d]] = ts[i]
