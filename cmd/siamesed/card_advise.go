@@ -25,8 +25,8 @@ func cardAdvise(_ context.Context, args []string, stdout, stderr io.Writer) erro
 	if *tiles == "" || fl.NArg() > 0 {
 		return fmt.Errorf("%w: give the concealed tiles as one --tiles \"...\" list", errUsage)
 	}
-	if *top < 1 {
-		return fmt.Errorf("%w: --top %d: want 1 or more", errUsage, *top)
+	if *top < 1 || *top > card.MaxAdvice {
+		return fmt.Errorf("%w: --top %d: want 1 to %d", errUsage, *top, card.MaxAdvice)
 	}
 	concealed, err := tilesArg([]string{*tiles})
 	if err != nil {

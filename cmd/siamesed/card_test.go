@@ -90,6 +90,7 @@ func TestCardErrors(t *testing.T) {
 		{"unknown set", []string{"card", "away", "--set", "mahjong", "1B"}, 2, []string{`unknown set "mahjong"`}, nil},
 		{"negative top", []string{"card", "away", "--top", "-1", "1B"}, 2, []string{"--top -1"}, nil},
 		{"advise without tiles", []string{"card", "advise"}, 2, []string{"--tiles"}, nil},
+		{"advise ranks at most 100 pairs", []string{"card", "advise", "--top", "101", "--tiles", tiles28}, 2, []string{"--top 101: want 1 to 100"}, nil},
 		{"advise takes no arguments", []string{"card", "advise", "--tiles", tiles28, "extra"}, 2, []string{"--tiles"}, nil},
 		{"bad card in match", []string{"card", "match", "--card", bad, "F F F 2B 0 2B 6B 2C 0 2C 6C GD GD J"}, 1, []string{bad + ":9:12: value", "siamesed card match: " + bad + ": invalid card"}, nil},
 		{"bad card in advise", []string{"card", "advise", "--card", bad, "--tiles", tiles28}, 1, []string{bad + ":8:22:"}, nil},

@@ -29,12 +29,17 @@ func (c *Card) Advise(concealed tile.Counts, exposed1, exposed2 []Exposure, top 
 	return c.AdviseSiamese(Siamese{Concealed: concealed, Exposed: [2][]Exposure{exposed1, exposed2}}, top, nil)
 }
 
+// MaxAdvice is the most pairs Advise ranks: a person reads a few, and the search keeps its
+// best pairs in a short list.
+const MaxAdvice = 100
+
 // AdviseSiamese is Advise for a holding, with a table whose dead tiles rule out hands (and
-// pairs of hands) that need them; t may be nil.
+// pairs of hands) that need them; t may be nil. top is at most MaxAdvice.
 func (c *Card) AdviseSiamese(s Siamese, top int, t *Table) []Advice {
 	if top <= 0 {
 		return nil
 	}
+	top = min(top, MaxAdvice)
 	best := c.bestPairs(&s, top, t)
 	out := make([]Advice, 0, len(best.list))
 	for _, p := range best.sorted() {

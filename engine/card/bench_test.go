@@ -130,6 +130,17 @@ func BenchmarkAdvise28(b *testing.B) {
 	}
 }
 
+// BenchmarkAdvise28Top100 is Siamese advice asked for the most pairs it ranks.
+func BenchmarkAdvise28Top100(b *testing.B) {
+	c := loadExample(b)
+	hands := siameseHoldings(c, 64)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		_ = c.Advise(hands[i%len(hands)], nil, nil, MaxAdvice)
+	}
+}
+
 // BenchmarkAdviseDiscards28 ranks every candidate discard of a 28-tile Siamese holding.
 func BenchmarkAdviseDiscards28(b *testing.B) {
 	c := loadExample(b)
