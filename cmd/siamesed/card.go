@@ -84,9 +84,9 @@ type tableArgs struct {
 }
 
 func newTableArgs(fl *flag.FlagSet, withDead bool) *tableArgs {
-	ta := &tableArgs{set: fl.String("set", "american", "`NAME` of the tiles in play: american, royale-4 or royale-3")}
+	ta := &tableArgs{set: fl.String("set", "american", "the set in play, `NAME`: american, royale-4 or royale-3")}
 	if withDead {
-		fl.Var(&ta.dead, "dead", "`TILES` dead on the table: discarded, or exposed on other racks (\"7D 7D 7D 7D\")")
+		fl.Var(&ta.dead, "dead", "the `TILES` dead on the table: discarded, or exposed on other racks (\"7D 7D 7D 7D\")")
 	}
 	return ta
 }

@@ -35,9 +35,9 @@ func (t *Table) Check(concealed tile.Counts, exposed ...[]Exposure) error {
 	for f := tile.Face(0); f < tile.NumFaces; f++ {
 		if n := int(all[f]) + int(t.Dead[f]); n > int(t.Set[f]) {
 			if t.Dead[f] > 0 {
-				return fmt.Errorf("card: %d %v held and %d dead, the set has %d: %w", all[f], f, t.Dead[f], t.Set[f], ErrTooManyTiles)
+				return fmt.Errorf("card: %w: %d %v held and %d dead, the set has %d", ErrTooManyTiles, all[f], f, t.Dead[f], t.Set[f])
 			}
-			return fmt.Errorf("card: %d %v, the set has %d: %w", all[f], f, t.Set[f], ErrTooManyTiles)
+			return fmt.Errorf("card: %w: %d %v, the set has %d", ErrTooManyTiles, all[f], f, t.Set[f])
 		}
 	}
 	return nil

@@ -135,7 +135,7 @@ func (s *Set) finish(c Command, err error, stdout, stderr io.Writer) int {
 		return 0
 	case errors.Is(err, ErrUsage):
 		fmt.Fprintf(stderr, "%s %s: %s\n", s.Prog, c.Name, strings.TrimPrefix(err.Error(), ErrUsage.Error()+": "))
-		flags := ""
+		flags := flagsOf(c.Name)
 		if ue != nil {
 			flags = ue.Flags
 		}

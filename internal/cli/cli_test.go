@@ -67,7 +67,7 @@ func TestDispatch(t *testing.T) {
 		{"unknown command", []string{"nope"}, 2, nil, []string{`prog: unknown command "nope"`, "lone"}, true},
 		{"unknown command of a group lists the group", []string{"grp", "nope"}, 2, nil, []string{`unknown command "grp nope"`, "grp echo"}, true},
 		{"unknown flag names the usage", []string{"grp", "echo", "--shout", "x"}, 2, nil, []string{"prog grp echo: flag provided but not defined: -shout", "usage: prog grp echo [--loud] WORD...", "--loud"}, true},
-		{"a command's own usage mistake", []string{"grp", "echo"}, 2, nil, []string{"prog grp echo: give a word\n", "usage: prog grp echo"}, true},
+		{"a command's own usage mistake shows the flags too", []string{"grp", "echo"}, 2, nil, []string{"prog grp echo: give a word\n", "usage: prog grp echo", "--loud"}, true},
 		{"flags after arguments are read", []string{"grp", "echo", "a", "--loud", "b", "-n", "3"}, 0, []string{`loud=true n=3 args=["a" "b"]`}, nil, false},
 		{"after -- everything is an argument", []string{"grp", "echo", "a", "--", "--loud"}, 0, []string{`loud=false n=1 args=["a" "--loud"]`}, nil, false},
 		{"a command chooses its status", []string{"grp", "fail"}, 3, nil, []string{"prog grp fail: wrapped: bad input"}, true},

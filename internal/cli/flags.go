@@ -5,7 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
+	"sync"
 )
 
 // UsageError is a flag the command could not read (or --help); it carries the command's flags
@@ -24,13 +26,26 @@ func (e *UsageError) Is(target error) bool { return target == ErrUsage }
 // Help reports whether the user asked for the usage (-h, --help) rather than made a mistake.
 func (e *UsageError) Help() bool { return errors.Is(e.Err, flag.ErrHelp) }
 
+// flagSets remembers each command's latest flag set, so that a usage mistake the command finds
+// itself (a missing --tiles) is answered with its flags too.
+var flagSets sync.Map // command name -> *flag.FlagSet
+
 // Flags returns a flag set for the named command that prints nothing itself: Parse's errors
 // carry the message and the flags instead, for Dispatch to print once.
 func Flags(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
+	flagSets.Store(name, fs)
 	return fs
+}
+
+// flagsOf lists the flags of the named command's latest flag set, or "".
+func flagsOf(name string) string {
+	if fs, ok := flagSets.Load(name); ok {
+		return FlagText(fs.(*flag.FlagSet))
+	}
+	return ""
 }
 
 // Parse reads the flags wherever they stand among the arguments (card check a.yaml --json),
@@ -68,7 +83,7 @@ func FlagText(fs *flag.FlagSet) string {
 		if arg != "" {
 			left += " " + strings.ToUpper(arg)
 		}
-		if f.DefValue != "" && f.DefValue != "0" && f.DefValue != "false" && f.DefValue != "[]" {
+		if !slices.Contains([]string{"", "0", "0s", "false", "[]"}, f.DefValue) {
 			usage += fmt.Sprintf(" (default %s)", f.DefValue)
 		}
 		rows = append(rows, row{left, usage})
