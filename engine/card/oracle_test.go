@@ -474,7 +474,7 @@ func writeStressCard(t *testing.T, flowerJokers bool) string {
 func TestOracleStressCard(t *testing.T) {
 	t.Parallel()
 	n, m := 20_000, 1000
-	if testing.Short() {
+	if quickOracle() {
 		n, m = 3000, 200
 	}
 	for _, fj := range []bool{true, false} {
@@ -665,7 +665,7 @@ func compareMatch(t *testing.T, path string, n int, seed uint64, allJokers bool)
 func TestOracleMatch(t *testing.T) {
 	t.Parallel()
 	n := 100_000
-	if testing.Short() {
+	if quickOracle() {
 		n = 10_000
 	}
 	compareMatch(t, oracleCardPath, n, 2026, false)
@@ -677,7 +677,7 @@ func TestOracleMatch(t *testing.T) {
 func TestOracleMatchAllJokerExposures(t *testing.T) {
 	t.Parallel()
 	n := 20_000
-	if testing.Short() {
+	if quickOracle() {
 		n = 2_000
 	}
 	compareMatch(t, oracleCardPath, n, 2027, true)
@@ -858,7 +858,7 @@ func oracleGroupsAway(groups [][]tile.Face, flowerJokers bool, concealed tile.Co
 func TestOracleAway(t *testing.T) {
 	t.Parallel()
 	n := 3000
-	if testing.Short() {
+	if quickOracle() {
 		n = 600
 	}
 	compareAway(t, oracleCardPath, n, 2026, false)
@@ -868,7 +868,7 @@ func TestOracleAway(t *testing.T) {
 func TestOracleAwayAllJokerExposures(t *testing.T) {
 	t.Parallel()
 	n := 1500
-	if testing.Short() {
+	if quickOracle() {
 		n = 300
 	}
 	compareAway(t, oracleCardPath, n, 2027, true)
@@ -916,3 +916,8 @@ func oPresent(v int, ok bool) string {
 	}
 	return strconv.Itoa(v)
 }
+
+// quickOracle is true for -short and under -race: the oracle comparisons then run on fewer
+// random racks (still thousands), so the race run stays within go test's time limit; the
+// full counts run in every plain go test.
+func quickOracle() bool { return testing.Short() || raceEnabled }
