@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs siamesed on its embedded default. Until the daemon exists that is its tools: the example
-# card checked, a match and Siamese advice, a replayed game, a scan of the simulated racks, and
-# the vision evaluations when ../shared/data is there.
+# card checked, a match, Siamese advice and which tile to throw, a replayed game, a scan of the
+# simulated racks, and the vision evaluations when ../shared/data is there. The card and replay
+# commands here are run by the tests (cmd/siamesed/docs_test.go): each must show something.
 # Installs what is missing first (see setup.sh). With arguments, runs `siamesed ARGS...` instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,9 +14,11 @@ if [ $# -gt 0 ]; then exec bin/siamesed "$@"; fi
 card=configs/cards/example.yaml
 set -x
 bin/siamesed card check "$card"
-bin/siamesed card match --card "$card" F F F F 2C 0 2C 6C 2B 0 2B 6B GD GD
+bin/siamesed card match --card "$card" F F F 2B 0 2B 6B 2C 0 2C 6C GD GD J
 bin/siamesed card advise --card "$card" --top 3 \
-	--tiles "1B 1B 1B 3B 3B 3B 5B 5B 5B 7B 7B 9B 9B F F N N E E W W S S 2C 4C 6C 8C"
+	--tiles "1B 1B 1B 3B 3B 5B 5B 5B 5B 7B 7B 9B 9B N N N E E W W W S S 5C 5C 5C J"
+bin/siamesed card advise --card "$card" --discards \
+	--tiles "1B 1B 1B 3B 3B 5B 5B 5B 5B 7B 7B 9B 9B N N N E E W W W S S 5C 5C 5C J 2D"
 bin/siamesed replay --rules siamese --card engine/game/testdata/card.yaml \
 	engine/game/testdata/scenarios/siamese-17-two-mahjonggs.jsonl
 bin/siamesed hw scan --profile configs/hw/sim.yaml --for 2s

@@ -1,26 +1,37 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 
 	"github.com/siamesetable/siamesed/configs"
 	"github.com/siamesetable/siamesed/engine/card"
 	"github.com/siamesetable/siamesed/engine/tile"
+	"github.com/siamesetable/siamesed/internal/cli"
 )
 
 func init() {
-	register("card check", "lint card files: every problem with file:line:col, exit 1 if any", cardCheck)
-	register("card match", "which hands 14 tiles complete: card match [--card F] [--exposed T]... TILE...", cardMatch)
-	register("card away", "tiles-away for every hand: card away [--card F] [--exposed T]... TILE...", cardAway)
-	register("card advise", "Siamese advice: card advise [--card F] --tiles T [--exposed1 T]... [--exposed2 T]... [--top N]", cardAdvise)
+	register("card check", "lint card files, every problem as file:line:col: card check [--json] [--problems N] FILE...", cardCheck)
+	register("card match", "which hands a rack's 14 tiles complete: card match [--card FILE] [--exposed TILES]... [--json] TILE...", cardMatch)
+	register("card away", "tiles-away for every hand: card away [--card FILE] [--exposed TILES]... [--dead TILES] [--top N] [--json] TILE...", cardAway)
+	register("card advise", "Siamese advice, or which tile to throw: card advise [--card FILE] --tiles TILES [--exposed1 TILES]... [--exposed2 TILES]... [--dead TILES] [--discards] [--top N] [--json]", cardAdvise)
 }
+
+// maxHeld is the most tiles a Siamese player holds on and in both racks (27, 28 after the draw,
+// 29 for a deal that gives one more).
+const maxHeld = 29
+
+// newFlags returns a command's flag set; parseFlags reads it (internal/cli prints the usage).
+func newFlags(name string, _ io.Writer) *flag.FlagSet { return cli.Flags(name) }
+
+// parseFlags reads flags wherever they stand among the arguments; mistakes are usage errors.
+func parseFlags(fs *flag.FlagSet, args []string) error { return cli.Parse(fs, args) }
 
 // groupsFlag collects a repeated flag, one exposure a use: --exposed "3B 3B J".
 type groupsFlag []card.Exposure
@@ -38,18 +49,72 @@ func (g *groupsFlag) Set(s string) error {
 	return nil
 }
 
-func newFlags(name string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("siamesed "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	return fs
+// tilesFlag is one list of tiles: --dead "7D 7D 7D 7D".
+type tilesFlag struct{ tile.Counts }
+
+func (t *tilesFlag) String() string { return t.Counts.String() }
+func (t *tilesFlag) Set(s string) error {
+	c, err := parseTiles(s)
+	t.Counts = c
+	return err
 }
 
-// parseFlags wraps flag errors as usage errors.
-func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+// parseTiles reads tiles given in one list (or several arguments joined).
+func parseTiles(s string) (tile.Counts, error) {
+	fs, err := tile.ParseList(s)
+	if err != nil {
+		return tile.Counts{}, err
 	}
-	return nil
+	return tile.CountsOf(fs)
+}
+
+// tilesArg reads tiles given as separate arguments or as one quoted list.
+func tilesArg(args []string) (tile.Counts, error) {
+	c, err := parseTiles(strings.Join(args, " "))
+	if err != nil {
+		return tile.Counts{}, fmt.Errorf("%w: %v", errUsage, err)
+	}
+	return c, nil
+}
+
+// tableArgs are the flags that say which tiles exist: the set, and the tiles dead on the table.
+type tableArgs struct {
+	set  *string
+	dead tilesFlag
+}
+
+func newTableArgs(fl *flag.FlagSet, withDead bool) *tableArgs {
+	ta := &tableArgs{set: fl.String("set", "american", "the set in play, `NAME`: american, royale-4 or royale-3")}
+	if withDead {
+		fl.Var(&ta.dead, "dead", "the `TILES` dead on the table: discarded, or exposed on other racks (\"7D 7D 7D 7D\")")
+	}
+	return ta
+}
+
+// table checks that the tiles held, exposed and dead exist in the set, and returns the table
+// for tiles-away (nil when nothing is dead, so that no hand is ruled out by the set alone).
+func (ta *tableArgs) table(concealed tile.Counts, exposed ...[]card.Exposure) (*card.Table, error) {
+	set, err := tile.SetByName(*ta.set)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", errUsage, err)
+	}
+	t := &card.Table{Set: set.Count, Dead: ta.dead.Counts}
+	held := concealed.Total()
+	for _, es := range exposed {
+		for _, e := range es {
+			held += len(e)
+		}
+	}
+	if held > maxHeld {
+		return nil, fmt.Errorf("%w: %d tiles; a player holds at most %d", errUsage, held, maxHeld)
+	}
+	if err := t.Check(concealed, exposed...); err != nil {
+		return nil, fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if ta.dead.Total() == 0 {
+		return nil, nil
+	}
+	return t, nil
 }
 
 // loadCard loads the card at path, or the embedded example card when path is empty.
@@ -64,161 +129,34 @@ func loadCard(path string) (*card.Card, error) {
 	return loadCardFile(path)
 }
 
-// loadCardFile reads and compiles a card file (the engine does no file I/O itself).
+// loadCardFile reads and compiles a card file (the engine does no file I/O itself). It reads
+// at most one byte more than a card may have, so a huge file is refused without reading it all.
 func loadCardFile(path string) (*card.Card, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("card: %w", err)
+		return nil, fileError(path, err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, card.MaxCardBytes+1))
+	if err != nil {
+		return nil, fileError(path, err)
 	}
 	return card.Parse(path, data)
+}
+
+// fileError says what is wrong with a file as "file: what", like the card's problems.
+func fileError(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Errorf("%s: %w", path, err)
 }
 
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
-}
-
-// tilesArg reads tiles given as separate arguments or as one quoted list.
-func tilesArg(args []string) (tile.Counts, error) {
-	fs, err := tile.ParseList(strings.Join(args, " "))
-	if err != nil {
-		return tile.Counts{}, fmt.Errorf("%w: %v", errUsage, err)
-	}
-	return tile.CountsOf(fs)
-}
-
-func cardCheck(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		return fmt.Errorf("%w: card check FILE...", errUsage)
-	}
-	type summary struct {
-		File     string `json:"file"`
-		Name     string `json:"name"`
-		Year     int    `json:"year"`
-		Hands    int    `json:"hands"`
-		Variants int    `json:"variants"`
-		Lowest   int    `json:"lowest_value"`
-	}
-	var out []summary
-	bad := 0
-	for _, path := range args {
-		c, err := loadCardFile(path)
-		if err != nil {
-			fmt.Fprintln(stderr, err)
-			bad++
-			continue
-		}
-		out = append(out, summary{path, c.Name, c.Year, len(c.Hands), c.NumVariants(), c.Lowest()})
-	}
-	if err := writeJSON(stdout, out); err != nil {
-		return err
-	}
-	if bad > 0 {
-		return exitCode{1, fmt.Errorf("%d of %d card files invalid", bad, len(args))}
-	}
-	return nil
-}
-
-// rackArgs are the flags and arguments card match and card away share: a card, a rack's
-// exposures, and its concealed tiles as arguments.
-type rackArgs struct {
-	fl      *flag.FlagSet
-	path    *string
-	exposed groupsFlag
-}
-
-func newRackArgs(name string, stderr io.Writer) *rackArgs {
-	ra := &rackArgs{fl: newFlags(name, stderr)}
-	ra.path = ra.fl.String("card", "", "card file (default: the embedded example card)")
-	ra.fl.Var(&ra.exposed, "exposed", "an exposure on the rack, e.g. \"3B 3B J\" (repeat for each)")
-	return ra
-}
-
-// parse reads the arguments and returns the card and the rack.
-func (ra *rackArgs) parse(args []string) (*card.Card, card.Rack, error) {
-	if err := parseFlags(ra.fl, args); err != nil {
-		return nil, card.Rack{}, err
-	}
-	c, err := loadCard(*ra.path)
-	if err != nil {
-		return nil, card.Rack{}, err
-	}
-	concealed, err := tilesArg(ra.fl.Args())
-	return c, card.Rack{Concealed: concealed, Exposed: ra.exposed}, err
-}
-
-func cardMatch(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	ra := newRackArgs("card match", stderr)
-	c, r, err := ra.parse(args)
-	if err != nil {
-		return err
-	}
-	if n := r.Total(); n != 14 {
-		return fmt.Errorf("%w: a Mah Jongg is 14 tiles, got %d", errUsage, n)
-	}
-	matches := c.Match(r)
-	if matches == nil {
-		matches = []card.Match{}
-	}
-	return writeJSON(stdout, struct {
-		Tiles   string          `json:"tiles"`
-		Exposed []card.Exposure `json:"exposed"`
-		Matches []card.Match    `json:"matches"`
-	}{r.Concealed.String(), exposedOrEmpty(ra.exposed), matches})
-}
-
-func cardAway(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	ra := newRackArgs("card away", stderr)
-	top := ra.fl.Int("top", 0, "only the closest N hands (0: all)")
-	c, r, err := ra.parse(args)
-	if err != nil {
-		return err
-	}
-	aways := c.Away(r.Concealed, r.Exposed)
-	sortAways(aways)
-	if *top > 0 && len(aways) > *top {
-		aways = aways[:*top]
-	}
-	return writeJSON(stdout, struct {
-		Tiles   string          `json:"tiles"`
-		Exposed []card.Exposure `json:"exposed"`
-		Hands   []card.Away     `json:"hands"`
-	}{r.Concealed.String(), exposedOrEmpty(ra.exposed), aways})
-}
-
-func cardAdvise(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	fl := newFlags("card advise", stderr)
-	path := fl.String("card", "", "card file (default: the embedded example card)")
-	tiles := fl.String("tiles", "", "the player's concealed tiles, both racks together")
-	var e1, e2 groupsFlag
-	fl.Var(&e1, "exposed1", "an exposure on rack 1 (repeat for each)")
-	fl.Var(&e2, "exposed2", "an exposure on rack 2 (repeat for each)")
-	top := fl.Int("top", 5, "how many pairs of hands")
-	if err := parseFlags(fl, args); err != nil {
-		return err
-	}
-	if *tiles == "" || fl.NArg() > 0 {
-		return fmt.Errorf("%w: give the concealed tiles as one --tiles \"...\" list", errUsage)
-	}
-	c, err := loadCard(*path)
-	if err != nil {
-		return err
-	}
-	concealed, err := tilesArg([]string{*tiles})
-	if err != nil {
-		return err
-	}
-	advice := c.Advise(concealed, e1, e2, *top)
-	if advice == nil {
-		advice = []card.Advice{}
-	}
-	return writeJSON(stdout, struct {
-		Tiles    string          `json:"tiles"`
-		Exposed1 []card.Exposure `json:"exposed1"`
-		Exposed2 []card.Exposure `json:"exposed2"`
-		Advice   []card.Advice   `json:"advice"`
-	}{concealed.String(), exposedOrEmpty(e1), exposedOrEmpty(e2), advice})
 }
 
 func exposedOrEmpty(g groupsFlag) []card.Exposure {

@@ -40,12 +40,27 @@ func golden(t *testing.T, name, got string) {
 }
 
 func TestUsage(t *testing.T) {
-	code, _, errs := run(t)
-	if code != 0 || !strings.Contains(errs, "card match") {
-		t.Errorf("no args: exit %d, stderr %q", code, errs)
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stdout string
+		stderr string
+	}{
+		{"no command: the list, a usage mistake", nil, 2, "", "card match"},
+		{"help on stdout", []string{"help"}, 0, "replay", ""},
+		{"a group lists its commands", []string{"card"}, 0, "card advise", ""},
+		{"help for a command shows its flags", []string{"help", "card", "away"}, 0, "--dead TILES", ""},
+		{"unknown command", []string{"frobnicate"}, 2, "", `unknown command "frobnicate"`},
+		{"unknown flag of an hw command names its usage", []string{"hw", "scan", "--frob"}, 2, "", "usage: siamesed hw scan [flags]"},
+		{"hw commands refuse arguments", []string{"hw", "scan", "extra"}, 2, "", `unexpected argument "extra"`},
 	}
-	code, _, errs = run(t, "frobnicate")
-	if code != 2 || !strings.Contains(errs, `unknown command "frobnicate"`) {
-		t.Errorf("unknown command: exit %d, stderr %q", code, errs)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := run(t, tc.args...)
+			if code != tc.code || !strings.Contains(out, tc.stdout) || !strings.Contains(errs, tc.stderr) {
+				t.Errorf("exit %d (want %d)\nstdout %q (want %q)\nstderr %q (want %q)", code, tc.code, out, tc.stdout, errs, tc.stderr)
+			}
+		})
 	}
 }

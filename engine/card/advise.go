@@ -1,9 +1,6 @@
 package card
 
 import (
-	"cmp"
-	"slices"
-
 	"github.com/siamesetable/siamesed/engine/tile"
 )
 
@@ -17,33 +14,65 @@ type Advice struct {
 	Value int `json:"value"` // the two hands' values added
 }
 
-// target is one variant as a rack's goal: what it still needs once the rack's exposures are
-// placed, and how far the whole pool is from it alone (a lower bound for any pair).
-type target struct {
-	v          int32
-	alone      int
-	fixed, jok []need // the unexposed groups' needs, sparse
+// Siamese is what a Siamese player holds: the concealed tiles of both racks (they move freely
+// between the racks) and each rack's exposures (they stay on their rack).
+type Siamese struct {
+	Concealed tile.Counts
+	Exposed   [2][]Exposure
 }
 
 // Advise ranks pairs of hands, one for each of a Siamese player's racks, built from disjoint
-// tiles: the concealed tiles (which move freely between the racks) plus each rack's own
-// exposures. It returns the best top pairs by total tiles-away, then total value. With no
-// exposures on either rack the two racks are alike and each pair is listed once.
+// tiles: the concealed tiles plus each rack's own exposures. It returns the best top pairs by
+// total tiles-away, then total value. With no exposures on either rack the two racks are alike
+// and each pair is listed once.
 func (c *Card) Advise(concealed tile.Counts, exposed1, exposed2 []Exposure, top int) []Advice {
+	return c.AdviseSiamese(Siamese{Concealed: concealed, Exposed: [2][]Exposure{exposed1, exposed2}}, top, nil)
+}
+
+// MaxAdvice is the most pairs Advise ranks: a person reads a few, and the search keeps its
+// best pairs in a short list.
+const MaxAdvice = 100
+
+// AdviseSiamese is Advise for a holding, with a table whose dead tiles rule out hands (and
+// pairs of hands) that need them; t may be nil. top is at most MaxAdvice.
+func (c *Card) AdviseSiamese(s Siamese, top int, t *Table) []Advice {
 	if top <= 0 {
 		return nil
 	}
-	t1 := c.targets(&concealed, exposed1)
+	top = min(top, MaxAdvice)
+	best := c.bestPairs(&s, top, t)
+	out := make([]Advice, 0, len(best.list))
+	for _, p := range best.sorted() {
+		out = append(out, Advice{
+			Rack1: c.awayOf(p.v1, &s.Concealed, s.Exposed[0], t),
+			Rack2: c.awayOf(p.v2, &s.Concealed, s.Exposed[1], t),
+			Away:  p.away,
+			Value: p.value,
+		})
+	}
+	return out
+}
+
+// bestPairs searches the pairs of variants, closest alone first, stopping where the sum of
+// the two alone distances (a lower bound for the pair) can no longer enter the list.
+func (c *Card) bestPairs(s *Siamese, top int, t *Table) *topPairs {
+	best := newTopPairs(top)
+	bufs := c.index.targetBufs.Get().(*[2]targetBuf)
+	defer c.index.targetBufs.Put(bufs)
+	t1 := c.targets(&bufs[0], &s.Concealed, s.Exposed[0], t)
 	t2 := t1
-	symmetric := len(exposed1) == 0 && len(exposed2) == 0
+	symmetric := len(s.Exposed[0]) == 0 && len(s.Exposed[1]) == 0
 	if !symmetric {
-		t2 = c.targets(&concealed, exposed2)
+		t2 = c.targets(&bufs[1], &s.Concealed, s.Exposed[1], t)
 	}
 	if len(t1) == 0 || len(t2) == 0 {
-		return nil
+		return best
 	}
-	best := newTopPairs(top)
-	var scratchF, scratchJ tile.Counts
+	var caps tile.Counts
+	if t != nil {
+		caps = t.caps(append(append([]Exposure(nil), s.Exposed[0]...), s.Exposed[1]...))
+	}
+	var scratch pairScratch
 	for i := range t1 {
 		a := &t1[i]
 		if a.alone+t2[0].alone > best.bound() {
@@ -62,82 +91,23 @@ func (c *Card) Advise(concealed tile.Counts, exposed1, exposed2 []Exposure, top 
 			if !best.wants(h1, h2, a.alone+b.alone, value) {
 				continue
 			}
-			away := pairAway(&concealed, a, b, &scratchF, &scratchJ)
-			best.offer(pairResult{h1: h1, h2: h2, v1: a.v, v2: b.v, away: away, value: value})
-		}
-	}
-	out := make([]Advice, 0, len(best.list))
-	for _, p := range best.sorted() {
-		out = append(out, Advice{
-			Rack1: c.awayOf(p.v1, &concealed, exposed1),
-			Rack2: c.awayOf(p.v2, &concealed, exposed2),
-			Away:  p.away,
-			Value: p.value,
-		})
-	}
-	return out
-}
-
-// targets lists every variant the exposures allow, sorted by its distance alone.
-func (c *Card) targets(concealed *tile.Counts, exposed []Exposure) []target {
-	out := make([]target, 0, len(c.variants))
-	for vi := range c.variants {
-		v := &c.variants[vi]
-		if c.Hands[v.hand].Concealed && len(exposed) > 0 {
-			continue
-		}
-		fixed, jok, ok := v.rest(exposed, concealed)
-		if !ok {
-			continue
-		}
-		t := target{v: int32(vi), alone: awayFrom(concealed, &fixed, &jok)}
-		for f := tile.Face(0); f < tile.Joker; f++ {
-			if fixed[f]+jok[f] > 0 {
-				t.fixed = append(t.fixed, need{face: f, fixed: fixed[f], jok: jok[f]})
+			away, ok := scratch.pairAway(&s.Concealed, a.need, b.need, t, &caps)
+			if ok {
+				best.offer(pairResult{h1: h1, h2: h2, v1: a.v, v2: b.v, away: away, value: value})
 			}
 		}
-		out = append(out, t)
 	}
-	slices.SortStableFunc(out, func(a, b target) int { return cmp.Compare(a.alone, b.alone) })
-	return out
-}
-
-// pairAway is the tiles-away of two targets drawing on one pool of concealed tiles.
-func pairAway(h *tile.Counts, a, b *target, fixed, jok *tile.Counts) int {
-	for _, n := range a.fixed {
-		fixed[n.face] += n.fixed
-		jok[n.face] += n.jok
-	}
-	for _, n := range b.fixed {
-		fixed[n.face] += n.fixed
-		jok[n.face] += n.jok
-	}
-	missingFixed, gaps := 0, 0
-	sum := func(ns []need) {
-		for _, n := range ns {
-			f := n.face
-			if fixed[f] == 0 && jok[f] == 0 {
-				continue // counted already via the other target
-			}
-			x := h[f]
-			if x < fixed[f] {
-				missingFixed += int(fixed[f] - x)
-				gaps += int(jok[f])
-			} else if spare := x - fixed[f]; spare < jok[f] {
-				gaps += int(jok[f] - spare)
-			}
-			fixed[f], jok[f] = 0, 0 // also resets the scratch for the next pair
-		}
-	}
-	sum(a.fixed)
-	sum(b.fixed)
-	return missingFixed + max(0, gaps-int(h[tile.Joker]))
+	return best
 }
 
 // awayOf describes one rack's target for the result.
-func (c *Card) awayOf(vi int32, concealed *tile.Counts, exposed []Exposure) Away {
+func (c *Card) awayOf(vi int32, concealed *tile.Counts, exposed []Exposure, t *Table) Away {
 	v := &c.variants[vi]
-	fixed, jok, _ := v.rest(exposed, concealed)
+	var caps tile.Counts
+	if t != nil {
+		caps = t.caps(exposed)
+	}
+	a, _ := v.restAway(exposed, concealed, t, &caps)
 	h := c.Hands[v.hand]
-	return Away{Hand: h, HandID: h.ID, Value: h.Value, Away: awayFrom(concealed, &fixed, &jok), Groups: v.groupFaces()}
+	return Away{Hand: h, HandID: h.ID, Value: h.Value, Away: a, Groups: v.faces}
 }

@@ -11,7 +11,8 @@ import (
 )
 
 // exhaustiveAdvice scores every pair of variants with no pruning: the reference for Advise.
-func exhaustiveAdvice(c *Card, concealed tile.Counts, e1, e2 []Exposure, top int) []string {
+// With a table, a pair counts only if each hand and both together fit the tiles in reach.
+func exhaustiveAdvice(c *Card, concealed tile.Counts, e1, e2 []Exposure, top int, t *Table) []string {
 	type key struct{ h1, h2 int32 }
 	best := map[key]pairResult{}
 	symmetric := len(e1) == 0 && len(e2) == 0
@@ -28,6 +29,15 @@ func exhaustiveAdvice(c *Card, concealed tile.Counts, e1, e2 []Exposure, top int
 			f2, j2, ok2 := b.rest(e2, &concealed)
 			if !ok1 || !ok2 {
 				continue
+			}
+			if t != nil {
+				c1, c2, both := t.caps(e1), t.caps(e2), t.caps(append(slices.Clone(e1), e2...))
+				f, j := f1, j1
+				f.Add(&f2)
+				j.Add(&j2)
+				if !reachable(&f1, &j1, &c1) || !reachable(&f2, &j2, &c2) || !reachable(&f, &j, &both) {
+					continue
+				}
 			}
 			f1.Add(&f2)
 			j1.Add(&j2)
@@ -99,10 +109,14 @@ func TestAdviseAgreesWithExhaustiveSearch(t *testing.T) {
 		}
 		concealed, _ := tile.CountsOf(bag)
 		top := 1 + rng.IntN(8)
-		got := adviceStrings(c.Advise(concealed, e1, e2, top))
-		want := exhaustiveAdvice(c, concealed, e1, e2, top)
+		var table *Table
+		if i%2 == 1 {
+			table = randomTable(rng, concealed, e1)
+		}
+		got := adviceStrings(c.AdviseSiamese(Siamese{Concealed: concealed, Exposed: [2][]Exposure{e1, e2}}, top, table))
+		want := exhaustiveAdvice(c, concealed, e1, e2, top, table)
 		if !slices.Equal(got, want) {
-			t.Fatalf("case %d: tiles %v exposed %v top %d\n got %v\nwant %v", i, concealed, e1, top, got, want)
+			t.Fatalf("case %d: tiles %v exposed %v top %d table %v\n got %v\nwant %v", i, concealed, e1, top, table, got, want)
 		}
 	}
 }
@@ -132,4 +146,70 @@ func TestAdviseKeepsExposuresOnTheirRack(t *testing.T) {
 	if len(adv) != 1 || adv[0].Rack2.HandID != "Winds-1" || tile.Format(adv[0].Rack2.Groups[0]) != "N N N" {
 		t.Fatalf("advice %+v, want rack 2 on Winds-1 with its N N N", adv)
 	}
+}
+
+func TestAdviseDiscardsAgreesWithExhaustiveSearch(t *testing.T) {
+	c := mustParse(t, testCard)
+	rng := rand.New(rand.NewPCG(5, 6))
+	for i := 0; i < 30; i++ {
+		var bag []tile.Face
+		left := tile.American().Count
+		for len(bag) < 28 {
+			if f := tile.Face(rng.IntN(tile.NumFaces)); left[f] > 0 {
+				left[f]--
+				bag = append(bag, f)
+			}
+		}
+		concealed, _ := tile.CountsOf(bag)
+		table := randomTable(rng, concealed, nil)
+		got := c.AdviseDiscards(Siamese{Concealed: concealed}, table)
+		// Every kind of tile held is a candidate once, and its best pair is the exhaustive one.
+		if len(got) != len(slices.Compact(concealed.Faces())) {
+			t.Fatalf("case %d: %d candidates for %v", i, len(got), concealed)
+		}
+		for k, d := range got {
+			rest, after := concealed, *table
+			rest[d.Tile]--
+			after.Dead[d.Tile]++
+			want := exhaustiveAdvice(c, rest, nil, nil, 1, &after)
+			var gotS []string
+			if d.Best != nil {
+				gotS = adviceStrings([]Advice{*d.Best})
+			}
+			if !slices.Equal(gotS, want) {
+				t.Fatalf("case %d: throwing %v from %v: best %v, exhaustive %v", i, d.Tile, concealed, gotS, want)
+			}
+			if k > 0 && compareDiscards(got[k-1], d) > 0 {
+				t.Errorf("case %d: %v ranked before %v", i, got[k-1].Tile, d.Tile)
+			}
+		}
+	}
+}
+
+func TestAdviseDiscardsThrowsTheStrayTile(t *testing.T) {
+	c := mustParse(t, testCard)
+	// Winds-1 complete and Run-1 one 7D short, with a stray 9B: throwing it leaves the pair one away.
+	r := rackOf(t, "N N N N E E E W W W S S S S 3D 3D 4D 4D 4D 5D 5D 5D 5D 6D 6D 6D 7D 9B")
+	got := c.AdviseDiscards(Siamese{Concealed: r.Concealed}, nil)
+	if len(got) == 0 || got[0].Tile != tile.Number(tile.Bams, 9) || got[0].Best == nil || got[0].Best.Away != 1 {
+		t.Fatalf("discards %+v, want 9B first, leaving a pair one away", got)
+	}
+	if last := got[len(got)-1]; last.Best == nil || last.Best.Away <= 1 {
+		t.Errorf("last candidate %v leaves %+v, want a worse pair", last.Tile, last.Best)
+	}
+}
+
+// rest returns (for the exhaustive reference) what the variant still needs once the exposures are placed, choosing the
+// placement that leaves the fewest tiles missing from concealed. ok is false when the
+// exposures do not fit the variant.
+func (v *variant) rest(exp []Exposure, concealed *tile.Counts) (fixed, jok tile.Counts, ok bool) {
+	best := -1
+	v.placements(exp, func(f, j *tile.Counts) bool {
+		a := awayFrom(concealed, f, j)
+		if best < 0 || a < best {
+			best, fixed, jok, ok = a, *f, *j, true
+		}
+		return a == 0
+	})
+	return fixed, jok, ok
 }

@@ -17,54 +17,58 @@ type Away struct {
 // concealed tiles held (jokers held fill joker-able gaps). Hands the exposures rule out are
 // left out; the result is in card order.
 func (c *Card) Away(concealed tile.Counts, exposed []Exposure) []Away {
-	out := make([]Away, 0, len(c.Hands))
+	return c.AppendAway(make([]Away, 0, len(c.Hands)), concealed, exposed, nil)
+}
+
+// AppendAway is Away appending to dst, so a caller can reuse its slice (then it allocates
+// nothing). With a table, hands whose tiles are out of reach (dead, or beyond the set) are
+// left out too.
+func (c *Card) AppendAway(dst []Away, concealed tile.Counts, exposed []Exposure, t *Table) []Away {
+	if len(exposed) > 0 {
+		return c.appendAwayExposed(dst, &concealed, exposed, t)
+	}
+	ix := &c.index
+	s := ix.scratch.Get().(*awayScratch)
+	defer ix.scratch.Put(s)
+	ix.accumulate(s, &concealed)
+	if t != nil {
+		ix.markOutOfReach(s, t)
+	}
+	jokers := int(concealed[tile.Joker])
 	for _, hand := range c.Hands {
-		if hand.Concealed && len(exposed) > 0 {
+		if vi, away := ix.best(s, hand.first, hand.end, jokers); away < 255 {
+			dst = append(dst, Away{Hand: hand, HandID: hand.ID, Value: hand.Value, Away: away, Groups: c.variants[vi].faces})
+		}
+	}
+	return dst
+}
+
+// appendAwayExposed is AppendAway for a rack with exposures: each variant's groups that can
+// take them are set aside first.
+func (c *Card) appendAwayExposed(dst []Away, concealed *tile.Counts, exposed []Exposure, t *Table) []Away {
+	var caps tile.Counts
+	if t != nil {
+		caps = t.caps(exposed)
+	}
+	for _, hand := range c.Hands {
+		if hand.Concealed {
 			continue
 		}
 		best, bestV := 255, -1
 		for vi := hand.first; vi < hand.end; vi++ {
-			v := &c.variants[vi]
-			var a int
-			if len(exposed) == 0 {
-				a = v.away(&concealed)
-			} else {
-				fixed, jok, ok := v.rest(exposed, &concealed)
-				if !ok {
-					continue
-				}
-				a = awayFrom(&concealed, &fixed, &jok)
-			}
-			if a < best {
+			if a, ok := c.variants[vi].restAway(exposed, concealed, t, &caps); ok && a < best {
 				best, bestV = a, vi
 			}
 		}
 		if bestV >= 0 {
-			out = append(out, Away{Hand: hand, HandID: hand.ID, Value: hand.Value, Away: best, Groups: c.variants[bestV].groupFaces()})
+			dst = append(dst, Away{Hand: hand, HandID: hand.ID, Value: hand.Value, Away: best, Groups: c.variants[bestV].faces})
 		}
 	}
-	return out
+	return dst
 }
 
-// away counts the tiles missing from h for the variant with no exposures: natural tiles for
-// singles and pairs, then joker-able gaps less the jokers held.
-func (v *variant) away(h *tile.Counts) int {
-	missingFixed, gaps := 0, 0
-	for _, n := range v.need {
-		x := h[n.face]
-		if x < n.fixed {
-			missingFixed += int(n.fixed - x)
-			gaps += int(n.jok)
-			continue
-		}
-		if spare := x - n.fixed; spare < n.jok {
-			gaps += int(n.jok - spare)
-		}
-	}
-	return missingFixed + max(0, gaps-int(h[tile.Joker]))
-}
-
-// awayFrom is away with the needs given as full multisets.
+// awayFrom counts the tiles missing from h for needs given as full multisets: natural tiles
+// for singles and pairs, then joker-able gaps less the jokers held.
 func awayFrom(h, fixed, jok *tile.Counts) int {
 	missingFixed, gaps := 0, 0
 	for f := tile.Face(0); f < tile.Joker; f++ {
@@ -97,4 +101,22 @@ func (c *Card) Possible(exposed []Exposure) []*Hand {
 		}
 	}
 	return out
+}
+
+// restAway is the fewest tiles missing from concealed for the variant once the exposures are
+// laid on its groups, over every way to lay them; with a table, only ways whose remaining tiles
+// are within caps count. ok is false when no way fits.
+func (v *variant) restAway(exp []Exposure, concealed *tile.Counts, t *Table, caps *tile.Counts) (best int, ok bool) {
+	best = -1
+	v.placements(exp, func(fixed, jok *tile.Counts) bool {
+		if t != nil && !reachable(fixed, jok, caps) {
+			return false
+		}
+		a := awayFrom(concealed, fixed, jok)
+		if best < 0 || a < best {
+			best = a
+		}
+		return a == 0
+	})
+	return best, best >= 0
 }

@@ -69,12 +69,25 @@ func BenchmarkAway14(b *testing.B) {
 	}
 }
 
-func BenchmarkAdvise28(b *testing.B) {
+// BenchmarkAppendAway14 is tiles-away for every hand of the example card from a 14-tile rack,
+// reusing the result slice as a caller on the hot path does.
+func BenchmarkAppendAway14(b *testing.B) {
 	c := loadExample(b)
+	racks := benchRacks(c, 256)
+	dst := make([]Away, 0, len(c.Hands))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		dst = c.AppendAway(dst[:0], racks[i%len(racks)].Concealed, nil, nil)
+	}
+}
+
+// siameseHoldings returns n realistic Siamese holdings of 28 tiles (after the draw): two random
+// card variants' tiles, with some noise (random tiles, a joker), thinned to 28.
+func siameseHoldings(c *Card, n int) []tile.Counts {
 	rng := rand.New(rand.NewPCG(3, 4))
-	hands := make([]tile.Counts, 64)
+	hands := make([]tile.Counts, n)
 	for i := range hands {
-		// A realistic Siamese holding: two random card variants' tiles, thinned to 28.
 		var all []tile.Face
 		for len(all) < 28 {
 			v := &c.variants[rng.IntN(len(c.variants))]
@@ -83,15 +96,60 @@ func BenchmarkAdvise28(b *testing.B) {
 			}
 		}
 		rng.Shuffle(len(all), func(i, j int) { all[i], all[j] = all[j], all[i] })
-		for k := 0; k < 8; k++ { // some noise: random tiles and a joker
+		for k := 0; k < 8; k++ {
 			all[k] = tile.Face(rng.IntN(tile.NumFaces))
 		}
 		hands[i], _ = tile.CountsOf(all[:28])
 	}
+	return hands
+}
+
+// BenchmarkAwayAndMatch14 is what an outside evaluator's one call answers for a 14-tile rack:
+// tiles-away for every hand, and which hands it completes.
+func BenchmarkAwayAndMatch14(b *testing.B) {
+	c := loadExample(b)
+	racks := benchRacks(c, 256)
+	aways := make([]Away, 0, len(c.Hands))
+	matches := make([]Match, 0, 8)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r := racks[i%len(racks)]
+		aways = c.AppendAway(aways[:0], r.Concealed, nil, nil)
+		matches = c.AppendMatches(matches[:0], r)
+	}
+}
+
+func BenchmarkAdvise28(b *testing.B) {
+	c := loadExample(b)
+	hands := siameseHoldings(c, 64)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		_ = c.Advise(hands[i%len(hands)], nil, nil, 5)
+	}
+}
+
+// BenchmarkAdvise28Top100 is Siamese advice asked for the most pairs it ranks.
+func BenchmarkAdvise28Top100(b *testing.B) {
+	c := loadExample(b)
+	hands := siameseHoldings(c, 64)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		_ = c.Advise(hands[i%len(hands)], nil, nil, MaxAdvice)
+	}
+}
+
+// BenchmarkAdviseDiscards28 ranks every candidate discard of a 28-tile Siamese holding.
+func BenchmarkAdviseDiscards28(b *testing.B) {
+	c := loadExample(b)
+	hands := siameseHoldings(c, 64)
+	table := &Table{Set: tile.American().Count}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		_ = c.AdviseDiscards(Siamese{Concealed: hands[i%len(hands)]}, table)
 	}
 }
 

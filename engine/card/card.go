@@ -20,6 +20,7 @@ type Card struct {
 
 	variants []variant // all hands' variants, grouped by hand in hand order
 	lowest   int
+	index    awayIndex // the variants by face, for tiles-away
 }
 
 // Hand is one printed line of the card.
@@ -67,3 +68,22 @@ func (c *Card) HandByID(id string) (*Hand, bool) {
 
 // NumVariants is the number of concrete variants the whole card compiled to.
 func (c *Card) NumVariants() int { return len(c.variants) }
+
+// maxVariants bounds the concrete hands of a whole card (the fast tiles-away indexes them
+// with 16 bits); a real card compiles to a few thousand.
+const maxVariants = 1<<16 - 1
+
+// describe records what the hand's variants have in common: the faces any of them uses, and
+// whether any has a pung or more (not singles and pairs) or a quint or more.
+func (h *Hand) describe(vs []variant) {
+	h.SinglesAndPairs, h.Quint = true, false
+	for _, v := range vs {
+		h.unionMsk |= v.mask
+		for _, g := range v.groups {
+			if identical(g.tiles) {
+				h.SinglesAndPairs = false
+				h.Quint = h.Quint || len(g.tiles) >= 5
+			}
+		}
+	}
+}

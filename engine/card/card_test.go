@@ -273,7 +273,7 @@ hands:
 	want := []string{
 		`bad.yaml:2:7: year: want a whole number, got "twenty"`,
 		`bad.yaml:3:1: card: unknown field "flower_joker"`,
-		`bad.yaml:6:23: pattern "FFFF 2026 333b 333c": group "2026" holds numbers or D and needs a suit variable a, b or c at its end`,
+		`bad.yaml:6:23: pattern "FFFF 2026 333b 333c": group "2026" holds numbers or X and needs a suit variable a, b or c at its end`,
 		`bad.yaml:9:17: pattern "NNNN EEEE WWWW S": pattern has 13 tiles, a hand has 14`,
 		`bad.yaml:10:12: value: want a positive number of points, got "0"`,
 		`bad.yaml:12:28: pattern "FF 1111a 2222A 3333a J": unknown element 'A'`,

@@ -190,16 +190,25 @@ var exampleCases = []exampleCase{
 	{name: "13579/concealed", concealed: "1C 1C 1C 3C 5C 7C 9C 9C 9C 1B 3B 5B 7B 9B", want: []string{"13579-6"}, jokerless: true},
 
 	// Winds - Dragons: "NNNN SSSS DDDa DDDb", "EEEE WWWW DDa DDb DDc", "FFF NEWS DDDDa DDDb",
-	// "NNN EE WWW SS XXXX0a", any wind "FF NNNN DDDDa DDDDb", "NEWS NEWS DDDa DDDb" (C), ...
+	// "NNN EE WWW SS XXXX0a", any wind "FF ZZZZ DDDDa DDDDb", "NEWS NEWS DDDa DDDb" (C),
+	// "FF RRRR NEWS GGGG", odd kongs with N/S or even with E/W.
 	{name: "winds dragons/north south kongs", concealed: "N N N N S S S S RD RD RD WD WD WD", want: []string{"Winds - Dragons-1"}, jokerless: true},
 	{name: "winds dragons/every dragon paired", concealed: "E E E E W W W W RD RD GD GD WD WD", want: []string{"Winds - Dragons-2"}, jokerless: true},
 	{name: "winds dragons/joker in a dragon pair rejected", concealed: "E E E E W W W W RD RD GD J WD WD"},
 	{name: "winds dragons/every wind and a number kong", concealed: "N N N E E W W J S S 5B 5B J 5B", want: []string{"Winds - Dragons-4"}},
 	{name: "winds dragons/joker in a wind pair rejected", concealed: "N N N E J W W W S S 5B 5B 5B 5B"},
 	{name: "winds dragons/any wind kong: south", concealed: "F F S S S S GD GD GD GD RD RD J J", want: []string{"Winds - Dragons-5"}},
-	{name: "winds dragons/flower pung and dragons", concealed: "F F J N E W S RD RD RD RD GD GD GD", want: []string{"Winds - Dragons-3"}},
+	{name: "winds dragons/flower pung and dragons (or, the joker a green, red and green kongs)", concealed: "F F J N E W S RD RD RD RD GD GD GD", want: []string{"Winds - Dragons-3", "Winds - Dragons-8"}},
 	{name: "winds dragons/concealed", concealed: "N E W S N E W S GD GD GD WD WD WD", want: []string{"Winds - Dragons-7"}, jokerless: true},
 	{name: "winds dragons/concealed with an exposure rejected", concealed: "N E W S N E W S WD WD WD", exposed: []string{"GD GD GD"}},
+	{name: "winds dragons/red and green kongs", concealed: "F F RD RD RD RD N E W S GD GD GD GD", want: []string{"Winds - Dragons-8"}, jokerless: true},
+	{name: "winds dragons/soap kong for red rejected", concealed: "F F WD WD WD WD N E W S GD GD GD GD"},
+	{name: "winds dragons/odd kongs with north and south", concealed: "N N N 9B 9B 9B 9B 9D 9D J 9D S S S", want: []string{"Winds - Dragons-9"}},
+	{name: "winds dragons/even kongs with east and west", concealed: "E E E 2B 2B 2B 2B 2C 2C 2C 2C W W W", want: []string{"Winds - Dragons-9"}, jokerless: true},
+	{name: "winds dragons/odd kongs with east and west rejected", concealed: "E E E 3B 3B 3B 3B 3C 3C 3C 3C W W W"},
+	{name: "winds dragons/any wind pung and every dragon", concealed: "W W J GD GD GD RD RD RD WD WD WD F F", want: []string{"Winds - Dragons-6"}},
+	{name: "2468/choice: pair of 8 with the 2s", concealed: "F F 2B 2B 2B 2B 8B 8B 6C 6C 6C J RD RD", want: []string{"2468-7"}},
+	{name: "2468/choice: pair of 6 is no choice", concealed: "F F 2B 2B 2B 2B 6B 6B 6C 6C 6C J RD RD"},
 
 	// 369: "33a 666a 9999a 666b FF", "333a 6666b 9999c DDDa", "FF 333a 666a 999a DDDa",
 	// "33a 66a 99a 3333b 6666b" (C).
@@ -262,6 +271,11 @@ func TestExampleCardPossible(t *testing.T) {
 	}{
 		{"winds/north kong", []string{"N N N N"}, []string{"Winds - Dragons-1", "Winds - Dragons-5"}},
 		{"winds/north kong with jokers", []string{"N J J N"}, []string{"Winds - Dragons-1", "Winds - Dragons-5"}},
+		{"winds/north pung and odd kong", []string{"N N N", "7C 7C J 7C"}, []string{"Any Like Numbers-4", "Winds - Dragons-4", "Winds - Dragons-9"}},
+		{"winds/north pung and even kong: not odd", []string{"N N N", "8C 8C J 8C"}, []string{"Any Like Numbers-4", "Winds - Dragons-4"}},
+		{"winds/east pung and even kong", []string{"E J E", "8C 8C J 8C"}, []string{"Any Like Numbers-4", "Winds - Dragons-9"}},
+		{"dragons/red and green kongs", []string{"RD RD RD J", "GD J GD GD"}, []string{"Winds - Dragons-5", "Winds - Dragons-8"}},
+		{"dragons/soap and green kongs: no literal red", []string{"WD WD WD J", "GD J GD GD"}, []string{"Winds - Dragons-5"}},
 		{"winds/wind pair, as after Mah Jongg", []string{"W W"}, []string{"2026-2"}},
 		{"winds/east pair", []string{"E E"}, []string{"2026-2", "Winds - Dragons-4"}},
 		{"winds/joker in a wind pair fits nothing", []string{"W J"}, nil},
@@ -271,7 +285,7 @@ func TestExampleCardPossible(t *testing.T) {
 		{"quints/quint of 3s", []string{"3B 3B J 3B 3B"}, []string{"Quints-1", "Quints-2", "Quints-4"}},
 		{"quints/quint of 1s and kong of 2s", []string{"1C 1C 1C J 1C", "2D 2D J J"}, []string{"Quints-1", "Quints-3"}},
 		{"like numbers/three like kongs in three suits", []string{"2B 2B 2B 2B", "2C 2C J 2C", "2D 2D 2D 2D"}, []string{"2468-5"}},
-		{"like numbers/odd kongs", []string{"5B 5B 5B 5B", "5C J 5C 5C"}, []string{"Any Like Numbers-3", "Any Like Numbers-4"}},
+		{"like numbers/odd kongs", []string{"5B 5B 5B 5B", "5C J 5C 5C"}, []string{"Any Like Numbers-3", "Any Like Numbers-4", "Winds - Dragons-9"}},
 		{"run/kongs of 3 and 4 in one suit", []string{"3B 3B 3B 3B", "4B 4B 4B 4B"}, []string{"Consecutive Run-4", "Consecutive Run-7"}},
 		{"addition/pungs of 3 and 4 in one suit", []string{"3B 3B J", "4B J 4B"}, []string{"Addition Hands-1", "Consecutive Run-4"}},
 		{"run/kongs of 2 and 3: X is at least 1, so X+2 is never 2", []string{"2B 2B 2B 2B", "3B 3B 3B 3B"}, []string{"Consecutive Run-7"}},

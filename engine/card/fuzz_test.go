@@ -6,7 +6,8 @@ import (
 )
 
 func FuzzParsePattern(f *testing.F) {
-	for _, s := range []string{"FFFF 2026a 333b 333c", "FF XXXX0a Da XXXX1b Db XX2c", "NNNN SSSS 1111a FF", "X", "a", "XX9a", "0000 NEWS 1111a 22a"} {
+	for _, s := range []string{"FFFF 2026a 333b 333c", "FF XXXX0a Da XXXX1b Db XX2c", "NNNN SSSS 1111a FF", "X", "a", "XX9a", "0000 NEWS 1111a 22a",
+		"2026a DDDa 2222b|6666b DDDb", "FFF ZZZZ FFF DDDD", "FF NNNN RRRR SSSS", "XX0aX1aX2a XXXXX0b XXXXX0c", "a|b||"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -30,6 +31,7 @@ func FuzzParseCard(f *testing.F) {
 	f.Add([]byte(testCard))
 	f.Add([]byte("name: X\nyear: 1\nhands:\n- {section: A, pattern: NNNN EEEE WWWW SS, value: 25}\n"))
 	f.Add([]byte("hands: [[[]]]"))
+	f.Add([]byte("name: X\nyear: 1\nhands:\n- {section: A, patterns: [{pattern: NNN XXXX0a XXXX0b SSS, x: odd}], value: 25}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c, err := Parse("fuzz.yaml", data)
 		if err != nil {

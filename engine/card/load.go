@@ -1,8 +1,10 @@
 package card
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -37,14 +39,29 @@ func (e *LoadError) Error() string {
 
 func (e *LoadError) Unwrap() error { return ErrInvalidCard }
 
+// MaxCardBytes is the largest card file Parse reads; a real card is a few kilobytes.
+const MaxCardBytes = 1 << 20
+
+// maxCardCombinations bounds the concrete hands a whole card may stand for before duplicates
+// are removed (the example card: about 1,500), so a pathological file is refused quickly.
+const maxCardCombinations = 200_000
+
 // Parse compiles a card from YAML; name is used in error messages. On failure the error is a
 // *LoadError with every problem found.
 func Parse(name string, data []byte) (*Card, error) {
 	l := loader{err: &LoadError{File: name}}
-	c := l.card(data)
-	if len(l.err.Problems) > 0 {
+	if len(data) > MaxCardBytes {
+		l.err.Problems = append(l.err.Problems, Problem{1, 1, fmt.Sprintf("file is over %d bytes, the most a card may have", MaxCardBytes)})
 		return nil, l.err
 	}
+	c := l.card(data)
+	if len(l.err.Problems) > 0 {
+		slices.SortStableFunc(l.err.Problems, func(a, b Problem) int {
+			return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col))
+		})
+		return nil, l.err
+	}
+	c.buildIndex()
 	return c, nil
 }
 
@@ -97,9 +114,10 @@ func (l *loader) card(data []byte) *Card {
 		return c
 	}
 	ids := map[string]int{}
+	combos := 0
 	perSection := map[string]int{}
 	for _, hn := range hands.Content {
-		h, pats, xs := l.hand(hn, perSection)
+		h, pats := l.hand(hn, perSection)
 		if h == nil {
 			continue
 		}
@@ -110,17 +128,26 @@ func (l *loader) card(data []byte) *Card {
 		if len(pats) == 0 {
 			continue
 		}
+		for i := range pats {
+			combos += pats[i].combinations()
+		}
+		if combos > maxCardCombinations {
+			l.at(hn, "hand %s: the card's patterns stand for more than %d concrete hands", h.ID, maxCardCombinations)
+			return c
+		}
 		h.index = len(c.Hands)
 		h.first = len(c.variants)
-		vs := expand(h.index, pats, xs, c.FlowerJokers)
+		vs := expand(h.index, pats, c.FlowerJokers)
 		if len(vs) == 0 {
 			l.at(hn, "hand %s: no base X fits both its patterns and x:", h.ID)
 		}
+		if len(c.variants)+len(vs) > maxVariants {
+			l.at(hn, "hand %s: the card stands for more than %d concrete hands", h.ID, maxVariants)
+			return c
+		}
 		c.variants = append(c.variants, vs...)
 		h.end = len(c.variants)
-		for _, v := range vs {
-			h.unionMsk |= v.mask
-		}
+		h.describe(vs)
 		c.Hands = append(c.Hands, h)
 		if c.lowest == 0 || h.Value < c.lowest {
 			c.lowest = h.Value

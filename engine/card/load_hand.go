@@ -13,11 +13,11 @@ var handFields = map[string]bool{
 	"value": true, "concealed": true, "x": true, "note": true,
 }
 
-// hand reads one hand; it returns its parsed patterns and the allowed X bases (nil: any).
-func (l *loader) hand(n *yaml.Node, perSection map[string]int) (*Hand, []pattern, []int) {
+// hand reads one hand and returns its parsed patterns, each knowing the bases X may take.
+func (l *loader) hand(n *yaml.Node, perSection map[string]int) (*Hand, []pattern) {
 	if n.Kind != yaml.MappingNode {
 		l.at(n, "hand: want a mapping with section, patterns and value")
-		return nil, nil, nil
+		return nil, nil
 	}
 	h := &Hand{}
 	var pats []pattern
@@ -64,36 +64,73 @@ func (l *loader) hand(n *yaml.Node, perSection map[string]int) (*Hand, []pattern
 		h.ID = fmt.Sprintf("%s-%d", h.Section, perSection[h.Section])
 	}
 	for _, pn := range patNodes {
-		s := l.str(pn, "pattern")
-		p, errs := parsePattern(s)
-		for _, e := range errs {
-			col := pn.Column + e.col - 1
-			if pn.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
-				col++
-			}
-			l.err.Problems = append(l.err.Problems, Problem{pn.Line, col, fmt.Sprintf("pattern %q: %s", s, e.msg)})
-		}
-		if len(errs) == 0 {
+		if p, ok := l.pattern(pn, xs); ok {
 			pats = append(pats, p)
-			h.Patterns = append(h.Patterns, s)
+			h.Patterns = append(h.Patterns, p.text)
 		}
 	}
 	if xs != nil && !slices.ContainsFunc(pats, func(p pattern) bool { return p.usesX }) {
 		l.at(n, "hand %s: x: given but no pattern uses X", h.ID)
 	}
+	combos := 0
+	for i := range pats {
+		combos += pats[i].combinations()
+	}
+	if combos > maxCombinations {
+		l.at(n, "hand %s: its patterns stand for more than %d concrete hands; split it or use fewer Z, D and | choices", h.ID, maxCombinations)
+	}
 	if len(l.err.Problems) > before {
-		return h, nil, nil
+		return h, nil
 	}
-	h.SinglesAndPairs, h.Quint = true, false
-	for _, p := range pats {
-		for _, g := range p.groups {
-			if len(g.elems) >= 3 && g.identical() {
-				h.SinglesAndPairs = false
-				h.Quint = h.Quint || len(g.elems) >= 5
+	return h, pats
+}
+
+// pattern reads one entry of patterns: a string, or a mapping {pattern: "...", x: odd} whose
+// x: replaces the hand's for this pattern. ok is false when it has problems (recorded).
+func (l *loader) pattern(pn *yaml.Node, handXs []int) (pattern, bool) {
+	text, xs := pn, handXs
+	if pn.Kind == yaml.MappingNode {
+		text = nil
+		var own []int
+		var xNode *yaml.Node
+		l.fields(pn, "pattern", map[string]bool{"pattern": true, "x": true}, func(key string, v *yaml.Node) {
+			switch key {
+			case "pattern":
+				text = v
+			case "x":
+				xNode, own = v, l.bases(v)
 			}
+		})
+		if text == nil {
+			l.at(pn, "pattern: missing pattern (want {pattern: \"...\", x: odd})")
+			return pattern{}, false
 		}
+		if xNode != nil {
+			xs = own
+		}
+		p, ok := l.patternText(text, xs)
+		if ok && xNode != nil && !p.usesX {
+			l.at(xNode, "x: given but the pattern does not use X")
+			return p, false
+		}
+		return p, ok
 	}
-	return h, pats, xs
+	return l.patternText(text, xs)
+}
+
+// patternText parses one pattern string node, reporting problems at their columns.
+func (l *loader) patternText(pn *yaml.Node, xs []int) (pattern, bool) {
+	s := l.str(pn, "pattern")
+	p, errs := parsePattern(s)
+	for _, e := range errs {
+		col := pn.Column + e.col - 1
+		if pn.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
+			col++
+		}
+		l.err.Problems = append(l.err.Problems, Problem{pn.Line, col, fmt.Sprintf("pattern %q: %s", s, e.msg)})
+	}
+	p.xs = xs
+	return p, len(errs) == 0 && s != ""
 }
 
 // bases reads x: odd, even, or a list of numbers 1..9.

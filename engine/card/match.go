@@ -158,21 +158,6 @@ func sameGroup(a, b *cgroup) bool {
 	return a.face == b.face && a.jokerable == b.jokerable && slices.Equal(a.tiles, b.tiles)
 }
 
-// rest returns what the variant still needs once the exposures are placed, choosing the
-// placement that leaves the fewest tiles missing from concealed. ok is false when the
-// exposures do not fit the variant.
-func (v *variant) rest(exp []Exposure, concealed *tile.Counts) (fixed, jok tile.Counts, ok bool) {
-	best := -1
-	v.placements(exp, func(f, j *tile.Counts) bool {
-		a := awayFrom(concealed, f, j)
-		if best < 0 || a < best {
-			best, fixed, jok, ok = a, *f, *j, true
-		}
-		return a == 0
-	})
-	return fixed, jok, ok
-}
-
 // takes reports whether an exposure is exactly this group: the same tiles, with jokers only
 // where the group is a pung, kong, quint or sextet.
 func (g *cgroup) takes(e Exposure) bool {

@@ -1,8 +1,9 @@
 package card
 
 // An independent, brute-force reference for the matcher, written from docs/card-language.md and
-// not from the matcher's code. It reads the card YAML itself, expands every pattern into concrete
-// hands by trying every suit assignment and every base X, and decides:
+// not from the matcher's code. It reads the card YAML itself, parses the notation itself
+// (oracle_expand_test.go), expands every pattern into concrete hands by trying every choice of
+// alternative, suit assignment, base X, wind and dragon, and decides:
 //
 //   - a match by backtracking: every concealed tile goes to one free slot of the concrete hand,
 //     a slot taking its own face, or a joker when its group is three or more identical tiles
@@ -66,14 +67,14 @@ type yamlCard struct {
 }
 
 type yamlHand struct {
-	Section   string    `yaml:"section"`
-	ID        string    `yaml:"id"`
-	Pattern   string    `yaml:"pattern"`
-	Patterns  []string  `yaml:"patterns"`
-	Value     int       `yaml:"value"`
-	Concealed bool      `yaml:"concealed"`
-	X         yaml.Node `yaml:"x"`
-	Note      string    `yaml:"note"`
+	Section   string      `yaml:"section"`
+	ID        string      `yaml:"id"`
+	Pattern   string      `yaml:"pattern"`
+	Patterns  []yaml.Node `yaml:"patterns"`
+	Value     int         `yaml:"value"`
+	Concealed bool        `yaml:"concealed"`
+	X         yaml.Node   `yaml:"x"`
+	Note      string      `yaml:"note"`
 }
 
 // oracleXs reads x: odd, even or a list; nil means any base.
@@ -119,13 +120,27 @@ func loadOracle(t testing.TB, path string) *oCard {
 		if h.id == "" {
 			h.id = fmt.Sprintf("%s-%d", yh.Section, perSection[yh.Section])
 		}
-		pats := yh.Patterns
+		handXs := oracleXs(t, yh.X)
 		if yh.Pattern != "" {
-			pats = append(pats, yh.Pattern)
+			h.variants = append(h.variants, oracleExpand(t, yh.Pattern, handXs, oc.flowerJokers)...)
 		}
-		xs := oracleXs(t, yh.X)
-		for _, s := range pats {
-			h.variants = append(h.variants, oracleExpand(t, s, xs, oc.flowerJokers)...)
+		for _, pn := range yh.Patterns {
+			// A pattern is a string, or {pattern: "...", x: ...} whose x: replaces the hand's.
+			text, xs := pn.Value, handXs
+			if pn.Kind == yaml.MappingNode {
+				var own struct {
+					Pattern string    `yaml:"pattern"`
+					X       yaml.Node `yaml:"x"`
+				}
+				if err := pn.Decode(&own); err != nil {
+					t.Fatal(err)
+				}
+				text = own.Pattern
+				if own.X.Kind != 0 {
+					xs = oracleXs(t, own.X)
+				}
+			}
+			h.variants = append(h.variants, oracleExpand(t, text, xs, oc.flowerJokers)...)
 		}
 		if len(h.variants) == 0 {
 			t.Fatalf("oracle: hand %s has no variant", h.id)
@@ -133,92 +148,6 @@ func loadOracle(t testing.TB, path string) *oCard {
 		oc.hands = append(oc.hands, h)
 	}
 	return oc
-}
-
-// oracleExpand turns one pattern into every concrete hand: every way to give its suit letters
-// different suits, and every base X whose offsets all stay within 1..9 (and in xs, if given).
-func oracleExpand(t testing.TB, s string, xs []int, flowerJokers bool) []oVariant {
-	p, errs := parsePattern(s)
-	if len(errs) > 0 {
-		t.Fatalf("oracle: pattern %q: %v", s, errs)
-	}
-	var letters []int
-	usesX := false
-	for _, g := range p.groups {
-		if g.suit != noSuit && !slices.Contains(letters, g.suit) {
-			letters = append(letters, g.suit)
-		}
-		for _, e := range g.elems {
-			usesX = usesX || e.kind == elemX
-		}
-	}
-	bases := []int{0}
-	if usesX {
-		bases = nil
-		for x := 1; x <= 9; x++ {
-			if xs == nil || slices.Contains(xs, x) {
-				bases = append(bases, x)
-			}
-		}
-	}
-	var out []oVariant
-	suitOf := map[int]tile.Suit{}
-	var rec func(i int)
-	rec = func(i int) {
-		if i < len(letters) {
-			for s := tile.Suit(0); s < tile.NumSuits; s++ {
-				taken := false
-				for _, l := range letters[:i] {
-					taken = taken || suitOf[l] == s
-				}
-				if !taken {
-					suitOf[letters[i]] = s
-					rec(i + 1)
-				}
-			}
-			return
-		}
-	base:
-		for _, x := range bases {
-			var v oVariant
-			for _, g := range p.groups {
-				var og oGroup
-				for _, e := range g.elems {
-					var f tile.Face
-					switch e.kind {
-					case elemNumber:
-						f = tile.Number(suitOf[g.suit], e.n)
-					case elemX:
-						if x+e.n > 9 {
-							continue base
-						}
-						f = tile.Number(suitOf[g.suit], x+e.n)
-					case elemDragon:
-						f = map[tile.Suit]tile.Face{tile.Bams: tile.Green, tile.Craks: tile.Red, tile.Dots: tile.White}[suitOf[g.suit]]
-					case elemFace:
-						f = e.face
-					}
-					og.tiles = append(og.tiles, f)
-					v.faces |= 1 << f
-				}
-				// Jokers stand in a group of three or more identical TILES (the spec's words).
-				// The matcher decides by the written elements instead, so the two differ on
-				// groups such as "00Da" (three soaps in dots) or "33X0a" (X = 3); no card
-				// here writes one (see the report that came with this file).
-				og.jok = len(og.tiles) >= 3
-				for _, f := range og.tiles {
-					og.jok = og.jok && f == og.tiles[0]
-				}
-				if og.tiles[0] == tile.Flower && !flowerJokers {
-					og.jok = false
-				}
-				v.groups = append(v.groups, og)
-			}
-			out = append(out, v)
-		}
-	}
-	rec(0)
-	return out
 }
 
 // exposureIs reports whether an exposure is exactly this group: the same tiles, where a joker
@@ -399,10 +328,13 @@ func oMaxMatching(held []tile.Face, slots []oSlot) int {
 }
 
 // awayOne is the tiles still missing for one concrete hand, -1 if the exposures do not seat.
-func (v *oVariant) awayOne(held []tile.Face, exp []Exposure) int {
+func (v *oVariant) awayOne(held []tile.Face, exp []Exposure, pool []tile.Face) int {
 	best := -1
 	v.seatings(exp, make([]bool, len(v.groups)), func(used []bool) bool {
 		slots := v.freeSlots(used)
+		if pool != nil && oMaxMatching(pool, slots) < len(slots) {
+			return false // some slot can never be filled: its tiles are dead
+		}
 		a := len(slots) - oMaxMatching(held, slots)
 		if best < 0 || a < best {
 			best = a
@@ -413,10 +345,25 @@ func (v *oVariant) awayOne(held []tile.Face, exp []Exposure) int {
 }
 
 // oracleAway returns, per hand the exposures allow, the fewest tiles away; hands ruled out are
-// absent from the map.
-func (oc *oCard) oracleAway(concealed tile.Counts, exp []Exposure) map[string]int {
+// absent from the map. With dead tiles (nil: none), a hand counts only if the tiles the player
+// could still ever hold (the American set less the dead tiles and the rack's exposures) can
+// fill its free slots.
+func (oc *oCard) oracleAway(concealed tile.Counts, exp []Exposure, dead *tile.Counts) map[string]int {
 	// Only tiles a slot can take matter; dropping the rest keeps the matching small.
 	all := concealed.Faces()
+	var everHeld []tile.Face
+	if dead != nil {
+		left := tile.American().Count
+		for f := range left {
+			left[f] -= min(left[f], dead[f])
+		}
+		for _, e := range exp {
+			for _, f := range e {
+				left[f] -= min(left[f], 1)
+			}
+		}
+		everHeld = left.Faces()
+	}
 	out := map[string]int{}
 	for _, h := range oc.hands {
 		if h.concealed && len(exp) > 0 {
@@ -425,13 +372,19 @@ func (oc *oCard) oracleAway(concealed tile.Counts, exp []Exposure) map[string]in
 		best := -1
 		for vi := range h.variants {
 			v := &h.variants[vi]
-			var held []tile.Face
-			for _, f := range all {
-				if f == tile.Joker || v.faces&(1<<f) != 0 {
-					held = append(held, f)
+			keep := func(fs []tile.Face) []tile.Face {
+				if fs == nil {
+					return nil
 				}
+				out := []tile.Face{}
+				for _, f := range fs {
+					if f == tile.Joker || v.faces&(1<<f) != 0 {
+						out = append(out, f)
+					}
+				}
+				return out
 			}
-			if a := v.awayOne(held, exp); a >= 0 && (best < 0 || a < best) {
+			if a := v.awayOne(keep(all), exp, keep(everHeld)); a >= 0 && (best < 0 || a < best) {
 				best = a
 			}
 		}
@@ -479,6 +432,29 @@ hands:
     pattern: "F 1a 2a 3a 4a 5a 6a 7a 8a 9a DDa DDb"
     value: 40
     concealed: true
+  - section: Choices
+    pattern: "2026a DDDa 2222b|6666b DDDb"
+    value: 25
+  - section: Choices
+    pattern: "FF 1111a DDa|DDb|DDc 333b|555b|777b ZZZ"
+    value: 30
+  - section: Honours
+    pattern: "FFF ZZZZ FFF DDDD"
+    value: 25
+  - section: Honours
+    pattern: "ZZ DD ZZZ 11a 22a DDD"
+    value: 30
+  - section: Honours
+    patterns: ["NNNN RRRR SSSS GG", "EEEE GGGG WWWW RR"]
+    value: 35
+  - section: Honours
+    pattern: "ZN DG XX0aX1aX2a 0000 RR"
+    value: 40
+  - section: Spanning
+    patterns:
+      - {pattern: "NNN XXXX0a XXXX0b SSS", x: odd}
+      - {pattern: "EEE XXXX0a XXXX0b WWW", x: even}
+    value: 25
 `
 
 func writeStressCard(t *testing.T, flowerJokers bool) string {
@@ -492,11 +468,13 @@ func writeStressCard(t *testing.T, flowerJokers bool) string {
 }
 
 // TestOracleStressCard runs the match and tiles-away comparisons on the corner-case card, with
-// flower jokers allowed and forbidden.
+// flower jokers allowed and forbidden. Its later hands use the forms pasted from other card
+// files: alternatives inside a group, Z, suitless D, literal R and G, a suit letter repeated
+// inside a row, and a per-pattern x: tying odd numbers to N/S and even ones to E/W.
 func TestOracleStressCard(t *testing.T) {
 	t.Parallel()
 	n, m := 20_000, 1000
-	if testing.Short() {
+	if quickOracle() {
 		n, m = 3000, 200
 	}
 	for _, fj := range []bool{true, false} {
@@ -687,7 +665,7 @@ func compareMatch(t *testing.T, path string, n int, seed uint64, allJokers bool)
 func TestOracleMatch(t *testing.T) {
 	t.Parallel()
 	n := 100_000
-	if testing.Short() {
+	if quickOracle() {
 		n = 10_000
 	}
 	compareMatch(t, oracleCardPath, n, 2026, false)
@@ -699,7 +677,7 @@ func TestOracleMatch(t *testing.T) {
 func TestOracleMatchAllJokerExposures(t *testing.T) {
 	t.Parallel()
 	n := 20_000
-	if testing.Short() {
+	if quickOracle() {
 		n = 2_000
 	}
 	compareMatch(t, oracleCardPath, n, 2027, true)
@@ -737,7 +715,7 @@ func TestMatchAllJokerExposure(t *testing.T) {
 			t.Errorf("Card.Away(%s) for 2468-1 = %d, want 0", oRackString(r), a.Away)
 		}
 	}
-	if w := oc.oracleAway(conc, r.Exposed)["2468-1"]; w != 0 {
+	if w := oc.oracleAway(conc, r.Exposed, nil)["2468-1"]; w != 0 {
 		t.Errorf("oracle away = %d, want 0", w)
 	}
 }
@@ -803,13 +781,22 @@ func compareAway(t *testing.T, path string, n int, seed uint64, allJokers bool) 
 	oc := loadOracle(t, path)
 	rng := rand.New(rand.NewPCG(seed, 29))
 	sizes := []int{13, 14, 27, 28, 29}
-	failures := 0
+	failures, deadHands := 0, 0
 	for i := 0; i < n && failures < 20; i++ {
 		size := sizes[i%len(sizes)]
 		held, exp := randomHeld(rng, oc, size, i%3 == 0, allJokers)
-		want := oc.oracleAway(held, exp)
+		var table *Table
+		var dead *tile.Counts
+		if i%4 == 1 {
+			table = randomTable(rng, held, exp)
+			dead = &table.Dead
+		}
+		want := oc.oracleAway(held, exp, dead)
+		if dead != nil {
+			deadHands += len(oc.oracleAway(held, exp, nil)) - len(want)
+		}
 		got := map[string]int{}
-		for _, a := range c.Away(held, exp) {
+		for _, a := range c.AppendAway(nil, held, exp, table) {
 			got[a.HandID] = a.Away
 			// The concrete hand reported must itself be that many tiles away.
 			if gv := oracleGroupsAway(a.Groups, c.FlowerJokers, held, exp); gv != a.Away {
@@ -819,9 +806,39 @@ func compareAway(t *testing.T, path string, n int, seed uint64, allJokers bool) 
 		}
 		if !oMapsEqual(got, want) {
 			failures++
-			t.Errorf("set %d: concealed [%v] exposures %v:\n  differ: %s", i, held, exp, oAwayDiff(got, want))
+			t.Errorf("set %d: concealed [%v] exposures %v dead %v:\n  differ: %s", i, held, exp, dead, oAwayDiff(got, want))
 		}
 	}
+	t.Logf("%d sets; dead tiles put %d hands out of reach", n, deadHands)
+	if failures == 0 && deadHands < n/20 {
+		t.Errorf("dead tiles put only %d hands out of reach in %d sets: the generator is not interesting enough", deadHands, n)
+	}
+}
+
+// randomTable kills some tiles: for a few faces the player uses, most or all of the tiles not
+// in hand; now and then jokers too. Dead tiles never exceed what the set holds.
+func randomTable(rng *rand.Rand, held tile.Counts, exp []Exposure) *Table {
+	t := &Table{Set: tile.American().Count}
+	left := t.Set
+	for f := range left {
+		left[f] -= min(left[f], held[f])
+	}
+	for _, e := range exp {
+		for _, f := range e {
+			left[f] -= min(left[f], 1)
+		}
+	}
+	for k := 0; k < 1+rng.IntN(6); k++ {
+		f := tile.Face(rng.IntN(tile.NumFaces))
+		if held[f] == 0 && held.Total() > 0 && rng.IntN(2) == 0 {
+			f = held.Faces()[rng.IntN(held.Total())] // mostly faces the player wants
+		}
+		t.Dead[f] = left[f] - uint8(rng.IntN(int(min(left[f], 2))+1))
+	}
+	if rng.IntN(4) == 0 {
+		t.Dead[tile.Joker] = left[tile.Joker]
+	}
+	return t
 }
 
 // oracleGroupsAway is the oracle's tiles-away for one concrete hand given as groups.
@@ -834,14 +851,14 @@ func oracleGroupsAway(groups [][]tile.Face, flowerJokers bool, concealed tile.Co
 			v.faces |= 1 << f
 		}
 	}
-	return v.awayOne(concealed.Faces(), exp)
+	return v.awayOne(concealed.Faces(), exp, nil)
 }
 
 // TestOracleAway compares Card.Away with the oracle; exposures each hold a natural tile.
 func TestOracleAway(t *testing.T) {
 	t.Parallel()
 	n := 3000
-	if testing.Short() {
+	if quickOracle() {
 		n = 600
 	}
 	compareAway(t, oracleCardPath, n, 2026, false)
@@ -851,7 +868,7 @@ func TestOracleAway(t *testing.T) {
 func TestOracleAwayAllJokerExposures(t *testing.T) {
 	t.Parallel()
 	n := 1500
-	if testing.Short() {
+	if quickOracle() {
 		n = 300
 	}
 	compareAway(t, oracleCardPath, n, 2027, true)
@@ -899,3 +916,8 @@ func oPresent(v int, ok bool) string {
 	}
 	return strconv.Itoa(v)
 }
+
+// quickOracle is true for -short and under -race: the oracle comparisons then run on fewer
+// random racks (still thousands), so the race run stays within go test's time limit; the
+// full counts run in every plain go test.
+func quickOracle() bool { return testing.Short() || raceEnabled }

@@ -25,15 +25,16 @@ func better(a, b pairResult) bool {
 	return a.h2 < b.h2
 }
 
-// topPairs keeps the best n pairs of hands, one entry a pair of hands.
+// topPairs keeps the best n pairs of hands, one entry a pair of hands. n is small (the pairs a
+// person reads), so a linear scan finds an entry faster than a map.
 type topPairs struct {
-	n     int
-	list  []pairResult
-	index map[[2]int32]int
+	n       int
+	list    []pairResult
+	worstAt int // index of the worst entry once the list is full
 }
 
 func newTopPairs(n int) *topPairs {
-	return &topPairs{n: n, index: map[[2]int32]int{}}
+	return &topPairs{n: n, list: make([]pairResult, 0, min(n, 64))}
 }
 
 // bound is the largest away a new pair may have and still enter the list.
@@ -41,51 +42,49 @@ func (t *topPairs) bound() int {
 	if len(t.list) < t.n {
 		return int(^uint(0) >> 1)
 	}
-	return t.worst().away
+	return t.list[t.worstAt].away
 }
 
-func (t *topPairs) worst() pairResult {
-	w := t.list[0]
-	for _, p := range t.list[1:] {
-		if better(w, p) {
-			w = p
+func (t *topPairs) find(h1, h2 int32) int {
+	for i := range t.list {
+		if t.list[i].h1 == h1 && t.list[i].h2 == h2 {
+			return i
 		}
 	}
-	return w
+	return -1
 }
 
 // wants reports whether a pair of hands with at least this away could enter or improve the list.
 func (t *topPairs) wants(h1, h2 int32, lower, value int) bool {
-	if i, ok := t.index[[2]int32{h1, h2}]; ok {
+	if i := t.find(h1, h2); i >= 0 {
 		return lower < t.list[i].away
 	}
 	if len(t.list) < t.n {
 		return true
 	}
-	return better(pairResult{h1: h1, h2: h2, away: lower, value: value}, t.worst())
+	return better(pairResult{h1: h1, h2: h2, away: lower, value: value}, t.list[t.worstAt])
 }
 
 func (t *topPairs) offer(p pairResult) {
-	key := [2]int32{p.h1, p.h2}
-	if i, ok := t.index[key]; ok {
-		if p.away < t.list[i].away {
-			t.list[i] = p
+	switch i := t.find(p.h1, p.h2); {
+	case i >= 0:
+		if p.away >= t.list[i].away {
+			return
 		}
-		return
-	}
-	if len(t.list) < t.n {
-		t.index[key] = len(t.list)
+		t.list[i] = p
+	case len(t.list) < t.n:
 		t.list = append(t.list, p)
+	case better(p, t.list[t.worstAt]):
+		t.list[t.worstAt] = p
+	default:
 		return
 	}
-	w := t.worst()
-	if !better(p, w) {
-		return
+	t.worstAt = 0
+	for i := range t.list {
+		if better(t.list[t.worstAt], t.list[i]) {
+			t.worstAt = i
+		}
 	}
-	i := t.index[[2]int32{w.h1, w.h2}]
-	delete(t.index, [2]int32{w.h1, w.h2})
-	t.list[i] = p
-	t.index[key] = i
 }
 
 func (t *topPairs) sorted() []pairResult {

@@ -1,8 +1,8 @@
 package card
 
 import (
+	"bytes"
 	"slices"
-	"strings"
 
 	"github.com/siamesetable/siamesed/engine/tile"
 )
@@ -32,66 +32,30 @@ type cgroup struct {
 }
 
 // expand compiles the patterns of hand hi into variants, removing duplicates.
-func expand(hi int, pats []pattern, xs []int, flowerJokers bool) []variant {
+func expand(hi int, pats []pattern, flowerJokers bool) []variant {
 	var out []variant
 	seen := map[string]bool{}
-	for _, p := range pats {
-		letters := 0
-		for _, g := range p.groups {
-			if g.suit != noSuit {
-				letters = max(letters, g.suit+1)
+	for pi := range pats {
+		pats[pi].eachConcrete(func(groups [][]tile.Face) {
+			if k := concreteKey(groups); !seen[k] {
+				seen[k] = true
+				out = append(out, concrete(hi, groups, flowerJokers))
 			}
-		}
-		bases := []int{0}
-		if p.usesX {
-			bases = bases[:0]
-			for b := 1; b+p.maxOff <= 9; b++ {
-				if xs == nil || slices.Contains(xs, b) {
-					bases = append(bases, b)
-				}
-			}
-		}
-		for _, suits := range suitAssignments(letters) {
-			for _, base := range bases {
-				v := concrete(hi, p, suits, base, flowerJokers)
-				k := v.key()
-				if !seen[k] {
-					seen[k] = true
-					out = append(out, v)
-				}
-			}
-		}
+		})
 	}
 	return out
 }
 
-// suitAssignments lists every injective map from n suit variables to suits.
-func suitAssignments(n int) [][]tile.Suit {
-	all := [][]tile.Suit{{}}
-	for i := 0; i < n; i++ {
-		var next [][]tile.Suit
-		for _, a := range all {
-			for s := tile.Suit(0); s < tile.NumSuits; s++ {
-				if !slices.Contains(a, s) {
-					next = append(next, append(slices.Clone(a), s))
-				}
-			}
-		}
-		all = next
-	}
-	return all
-}
-
-func concrete(hi int, p pattern, suits []tile.Suit, base int, flowerJokers bool) variant {
+// concrete builds the variant made of these groups. A group of three or more identical tiles
+// is a pung, kong, quint or sextet, the only place a joker may stand (flowers only when the
+// card allows it).
+func concrete(hi int, groups [][]tile.Face, flowerJokers bool) variant {
 	v := variant{hand: int32(hi)}
 	var fixed, jok tile.Counts
-	for _, g := range p.groups {
-		cg := cgroup{face: tile.NoFace}
-		for _, e := range g.elems {
-			cg.tiles = append(cg.tiles, e.resolve(g.suit, suits, base))
-		}
-		if len(cg.tiles) >= 3 && g.identical() {
-			cg.face = cg.tiles[0]
+	for _, ts := range groups {
+		cg := cgroup{tiles: slices.Clone(ts), face: tile.NoFace}
+		if identical(ts) {
+			cg.face = ts[0]
 			cg.jokerable = cg.face != tile.Flower || flowerJokers
 		}
 		for _, f := range cg.tiles {
@@ -116,29 +80,35 @@ func concrete(hi int, p pattern, suits []tile.Suit, base int, flowerJokers bool)
 	return v
 }
 
-func (e element) resolve(suitVar int, suits []tile.Suit, base int) tile.Face {
-	switch e.kind {
-	case elemNumber:
-		return tile.Number(suits[suitVar], e.n)
-	case elemX:
-		return tile.Number(suits[suitVar], base+e.n)
-	case elemDragon:
-		return suits[suitVar].Dragon()
+// identical reports whether ts is three or more of one tile.
+func identical(ts []tile.Face) bool {
+	if len(ts) < 3 {
+		return false
 	}
-	return e.face
-}
-
-// key identifies a variant by its groups regardless of their order.
-func (v variant) key() string {
-	parts := make([]string, len(v.groups))
-	for i, g := range v.groups {
-		parts[i] = tile.Format(g.tiles)
-		if g.jokerable {
-			parts[i] += "*"
+	for _, f := range ts[1:] {
+		if f != ts[0] {
+			return false
 		}
 	}
-	slices.Sort(parts)
-	return strings.Join(parts, "|")
+	return true
+}
+
+// concreteKey identifies a concrete hand by its groups regardless of their order (whether a
+// group takes jokers follows from its tiles). Faces are bytes; 0xff ends a group.
+func concreteKey(groups [][]tile.Face) string {
+	var buf [4 * 14]byte
+	parts := make([][]byte, len(groups))
+	b := buf[:0]
+	for i, g := range groups {
+		start := len(b)
+		for _, f := range g {
+			b = append(b, byte(f))
+		}
+		b = append(b, 0xff)
+		parts[i] = b[start:len(b):len(b)]
+	}
+	slices.SortFunc(parts, bytes.Compare)
+	return string(bytes.Join(parts, nil))
 }
 
 // groupFaces returns the concrete groups as tile lists. They are shared by every result that
