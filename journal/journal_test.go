@@ -208,3 +208,27 @@ func TestWriterStopsAfterAFailedWrite(t *testing.T) {
 		t.Errorf("%d writes tried, want 1", f.appends)
 	}
 }
+
+// TestCardCopy: Create keeps the card as cards/<sha256>.yaml, and rewrites a copy whose bytes
+// no longer match its name, since replay trusts it.
+func TestCardCopy(t *testing.T) {
+	p := playGame(t, "siamese", "g1", 1, 0)
+	d, _ := writeGame(t, p, 0)
+	copyPath := filepath.Join(d.Root(), CardsDir, p.header.Card.SHA256+".yaml")
+	if !bytes.Equal(readFile(t, copyPath), p.card.Data) {
+		t.Fatal("the card copy is not the card")
+	}
+	writeBytes(t, copyPath, []byte("name: damaged\n"))
+	h := p.header
+	h.Game = "g2"
+	w, err := d.Create(h, p.card)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(readFile(t, copyPath), p.card.Data) {
+		t.Error("a damaged card copy was kept")
+	}
+}
