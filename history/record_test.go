@@ -152,3 +152,19 @@ func FuzzDecodeGame(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCheckSession: an accepted session name cannot break the index keys, which end it with a
+// NUL byte, nor be longer than the limit.
+func FuzzCheckSession(f *testing.F) {
+	for _, s := range []string{"2026-11-23", "Tuesday club", "a\x00b", "", "é"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if CheckSession(s) != nil {
+			return
+		}
+		if s == "" || strings.ContainsRune(s, 0) || len(s) > MaxSessionLen {
+			t.Errorf("accepted %q", s)
+		}
+	})
+}
