@@ -1,0 +1,126 @@
+package journal
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/siamesetable/siamesed/engine/game"
+)
+
+// OpenGame is a game whose log does not end it: the one the daemon carries on.
+type OpenGame struct {
+	ID       string
+	Path     string
+	Modified time.Time // the log's last write: the newest game is the one in play
+	Game     *Game     // the log replayed; Game.Torn is a torn last line Resume will cut
+}
+
+// Unfinished lists the games whose replay is not over, newest first. A finished game is one
+// whose log ends it (State.Phase is over): no mark is kept beside it. done, if not nil, names
+// games known to be finished (recorded in the history), which are skipped without a replay.
+// A log that is damaged or cannot be replayed is an error naming its file and line (all of them
+// at once), returned with the games that could be read: the daemon must not start a new game
+// over a lost one. A user sets such a game aside by moving it to games/set-aside/.
+func (d *Dir) Unfinished(done func(id string) bool) ([]OpenGame, error) {
+	dir := filepath.Join(d.root, GamesDir)
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("journal: %w", err)
+	}
+	var open []OpenGame
+	var errs []error
+	for _, e := range ents {
+		name := e.Name()
+		if !e.Type().IsRegular() || !strings.HasSuffix(name, LogExt) || strings.HasPrefix(name, ".") {
+			continue
+		}
+		id := strings.TrimSuffix(name, LogExt)
+		if done != nil && done(id) {
+			continue
+		}
+		path := filepath.Join(dir, name)
+		g, err := Load(path, Sources{})
+		if err != nil {
+			errs = append(errs, setAsideHint(err))
+			continue
+		}
+		if g.State.Phase == game.PhaseOver {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil {
+			errs = append(errs, fmt.Errorf("journal: %w", err))
+			continue
+		}
+		open = append(open, OpenGame{ID: id, Path: path, Modified: info.ModTime(), Game: g})
+	}
+	slices.SortFunc(open, func(a, b OpenGame) int {
+		if c := b.Modified.Compare(a.Modified); c != 0 {
+			return c
+		}
+		return cmp.Compare(b.ID, a.ID)
+	})
+	return open, errors.Join(errs...)
+}
+
+// Resume replays a game's log to the exact state and opens it for appending. A torn last line
+// (a write cut short) is cut off the file and reported in Game.Torn for the daemon to log; a
+// last line without its newline gets one. Damage before the end (wrapping ErrDamaged) or an
+// impossible action is an error naming the file and line, and the file is left untouched.
+func (d *Dir) Resume(path string, src Sources) (*Writer, *Game, error) {
+	g, err := Load(path, src)
+	if err != nil {
+		return nil, g, setAsideHint(err)
+	}
+	cut := int64(-1)
+	if g.Torn != nil {
+		cut = g.Torn.Offset
+	}
+	w, err := openWriter(path, cut)
+	if err != nil {
+		return nil, g, err
+	}
+	if err := w.endLine(); err != nil {
+		return nil, g, errors.Join(err, w.Close())
+	}
+	return w, g, nil
+}
+
+// setAsideHint says how to start without a game that cannot be resumed.
+func setAsideHint(err error) error {
+	return fmt.Errorf("journal: %w (to start without this game, move its file to %s/%s/)", err, GamesDir, SetAsideDir)
+}
+
+// endLine adds a newline when the file's last whole line lacks one, so the next action starts
+// a line of its own.
+func (w *Writer) endLine() error {
+	f, err := os.Open(w.path)
+	if err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
+	if st.Size() == 0 {
+		return nil
+	}
+	last := make([]byte, 1)
+	if _, err := f.ReadAt(last, st.Size()-1); err != nil {
+		return fmt.Errorf("journal: reading %s: %w", w.path, err)
+	}
+	if last[0] == '\n' {
+		return nil
+	}
+	if err := w.app.Append([]byte("\n")); err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
+	return nil
+}
