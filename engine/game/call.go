@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/siamesetable/siamesed/engine/card"
 	"github.com/siamesetable/siamesed/engine/tile"
 )
 
@@ -154,9 +153,6 @@ func (p *play) fixRack() error {
 	p.checkExposures(p.a.Seat, 3-t.Rack)
 	return nil
 }
-
-// exposuresOf returns card exposures for a rack's exposed groups.
-func exposuresOf(r *Rack) []card.Exposure { return r.cardExposures() }
 
 // checkPriority reports a call that won over a rival with a better claim (siamese royale 6:
 // "claimed by the player CLOSEST to the discarder"; masters: "a Double Siamese Mah Jongg claim
