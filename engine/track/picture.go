@@ -123,10 +123,5 @@ func orText(s, fallback string) string {
 	return s
 }
 
-// placeName names a rack zone for people: "seat 1 rack 2 (in)".
-func placeName(p Place) string {
-	return fmt.Sprintf("seat %d rack %d (%s)", p.Seat, p.Rack, p.Zone)
-}
-
 // rackName names a rack for people.
 func rackName(seat, rack int) string { return fmt.Sprintf("seat %d rack %d", seat, rack) }
