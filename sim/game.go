@@ -337,3 +337,33 @@ func nextLive(s *game.State, from int) int {
 	}
 	return from
 }
+
+// Resume seats virtual players at a game already under way (a daemon restarted from its
+// journal): the tiles not yet seen are shuffled into a new wall.
+func Resume(s game.State, c *card.Card, seed uint64, faultRate float64) *Game {
+	g := &Game{State: s, rng: rand.New(rand.NewPCG(seed, 0x51b)), FaultRate: faultRate}
+	g.wall = s.Unseen.Faces()
+	g.rng.Shuffle(len(g.wall), func(i, j int) { g.wall[i], g.wall[j] = g.wall[j], g.wall[i] })
+	for i := range s.Seats {
+		g.Players = append(g.Players, &Player{Seat: i, card: c, rng: rand.New(rand.NewPCG(seed, uint64(i)+11))})
+	}
+	return g
+}
+
+// Layout is the table a state shows: the tiles standing in and lying on each seat's racks,
+// [seat][rack-1], as Put ops from an empty table (exposures one group each).
+func Layout(s *game.State) []Op {
+	var ops []Op
+	for i := range s.Seats {
+		for r := 1; r <= 2; r++ {
+			rk := &s.Seats[i].Racks[r-1]
+			if fs := rk.Concealed.Faces(); len(fs) > 0 {
+				ops = append(ops, Op{Kind: Put, Place: Place{i, r, In}, Tiles: fs})
+			}
+			for _, e := range rk.Exposures {
+				ops = append(ops, Op{Kind: Put, Place: Place{i, r, On}, Tiles: e.Tiles})
+			}
+		}
+	}
+	return ops
+}

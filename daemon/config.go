@@ -1,0 +1,240 @@
+// Package daemon is `siamesed run`: it builds the table from its configuration (racks, camera,
+// rules, card), follows the game with the tracker, journals every act before it is shown,
+// records finished games in the history, serves the table's public state, and, on the default
+// configuration, plays whole games on a simulated table with virtual players.
+package daemon
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/siamesetable/siamesed/internal/yamlline"
+	"gopkg.in/yaml.v3"
+)
+
+// Config is the daemon's configuration file (configs/sim.yaml is the default).
+type Config struct {
+	// Table names the table: the MQTT prefix siamese/<table>/ and the display's title.
+	Table string `yaml:"table"`
+	// Rules is the ruleset with options: "siamese", "royale-4+nmjl-tournament", or a path.
+	Rules string `yaml:"rules"`
+	// Card is the card file; empty: the built-in example card.
+	Card string `yaml:"card"`
+	// Seats names the players, East first, and the two racks each sits at (hardware rack
+	// names from the profile).
+	Seats []SeatConfig `yaml:"seats"`
+	// Hardware is the rack profile: a built-in name (configs/hw/NAME.yaml) or a path.
+	Hardware string `yaml:"hardware"`
+	// Camera watches the discards: "sim" (synthetic frames of the simulated table), "none",
+	// or a camera for the vision worker (a device index or a video path).
+	Camera string `yaml:"camera"`
+	// HTTP is where the display and /api/state are served.
+	HTTP string `yaml:"http"`
+	// Session names the session games are tallied in; empty: the day's date.
+	Session string `yaml:"session"`
+	// Pot is the Royale pot the session pays out (royale rule 16); 0: none.
+	Pot PotConfig `yaml:"pot"`
+	// Track tunes the tracker.
+	Track TrackConfig `yaml:"track"`
+	// Sim drives a simulated table with virtual players (used with a simulated profile).
+	Sim SimConfig `yaml:"sim"`
+	// Watchdog: under systemd, how often the daemon tells the watchdog it is alive is read
+	// from the unit; this is how long the table loop may stall before the daemon stops
+	// telling it (so systemd restarts a stuck daemon).
+	Stall Duration `yaml:"stall"`
+}
+
+// SeatConfig is one player.
+type SeatConfig struct {
+	Name  string   `yaml:"name"`
+	Racks []string `yaml:"racks"`
+}
+
+// PotConfig is a session's pot.
+type PotConfig struct {
+	Cents  int  `yaml:"cents"`
+	Triple bool `yaml:"triple"`
+}
+
+// TrackConfig tunes the tracker (engine/track.Config).
+type TrackConfig struct {
+	AskAfter   Duration `yaml:"ask_after"`
+	Grace      Duration `yaml:"grace"`
+	CallWindow Duration `yaml:"call_window"`
+}
+
+// SimConfig drives the simulated table.
+type SimConfig struct {
+	// Players: "virtual" (the default on a simulated profile) or "none" (people play, e.g.
+	// through commands, on simulated racks).
+	Players string `yaml:"players"`
+	// Games to play, then stop; 0: play on until stopped.
+	Games int `yaml:"games"`
+	// Pace is the time one movement of a hand takes (a draw, a discard); 400 ms plays a
+	// Siamese game in about a minute.
+	Pace Duration `yaml:"pace"`
+	// Fast: a soak run: a simulated clock, as fast as the machine goes.
+	Fast bool `yaml:"fast"`
+	// Seed makes the games repeatable.
+	Seed uint64 `yaml:"seed"`
+	// Faults is the chance, per turn, that a player breaks a rule on purpose.
+	Faults float64 `yaml:"faults"`
+	// Noise is what goes wrong with the sensors.
+	Noise NoiseConfig `yaml:"noise"`
+}
+
+// NoiseConfig is sensor noise on the simulated table, as chances per scan.
+type NoiseConfig struct {
+	TagDropout     float64 `yaml:"tag_dropout"`     // a tag unanswered for one poll
+	BusError       float64 `yaml:"bus_error"`       // one I2C transaction fails
+	GhostTag       float64 `yaml:"ghost_tag"`       // a phone or card near a rack
+	WeightSpike    float64 `yaml:"weight_spike"`    // a load cell reading off for one scan
+	UnknownDiscard float64 `yaml:"unknown_discard"` // a discard the camera cannot name
+}
+
+// Duration reads "300ms", "5s" from YAML.
+type Duration time.Duration
+
+// UnmarshalYAML implements yaml.Unmarshaler.
+func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
+	v, err := time.ParseDuration(n.Value)
+	if err != nil {
+		return fmt.Errorf("line %d: %q is not a duration (like 300ms or 5s)", n.Line, n.Value)
+	}
+	*d = Duration(v)
+	return nil
+}
+
+// D is the time.Duration.
+func (d Duration) D() time.Duration { return time.Duration(d) }
+
+// Defaults is what every field left out of a configuration takes.
+func Defaults() Config {
+	return Config{
+		Table:    "table1",
+		Rules:    "siamese",
+		Hardware: "sim-pn532",
+		Camera:   "sim",
+		HTTP:     "127.0.0.1:8080",
+		Track:    TrackConfig{AskAfter: Duration(5 * time.Second), Grace: Duration(1500 * time.Millisecond), CallWindow: Duration(10 * time.Second)},
+		Sim:      SimConfig{Players: "virtual", Pace: Duration(400 * time.Millisecond), Seed: 1, Faults: 0.002},
+		Stall:    Duration(30 * time.Second),
+	}
+}
+
+// MaxConfigSize bounds a configuration file.
+const MaxConfigSize = 1 << 20
+
+// ParseConfig reads a configuration over the defaults and checks it, listing every problem.
+func ParseConfig(name string, data []byte) (Config, error) {
+	c := Defaults()
+	if len(data) > MaxConfigSize {
+		return c, fmt.Errorf("%s: %d bytes, more than a configuration may hold", name, len(data))
+	}
+	if len(bytes.TrimSpace(data)) > 0 {
+		dec := yaml.NewDecoder(bytes.NewReader(data))
+		dec.KnownFields(true)
+		if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
+			return c, fmt.Errorf("%s: %w", name, yamlline.Explain(data, err))
+		}
+	}
+	if err := c.Check(); err != nil {
+		return c, fmt.Errorf("%s: %w", name, err)
+	}
+	return c, nil
+}
+
+// LoadConfig reads a configuration file.
+func LoadConfig(path string) (Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Defaults(), fmt.Errorf("daemon: config: %w", err)
+	}
+	return ParseConfig(path, data)
+}
+
+var tableName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$`)
+
+// Check lists every problem in the configuration at once.
+func (c *Config) Check() error {
+	var errs []error
+	bad := func(field, format string, a ...any) {
+		errs = append(errs, fmt.Errorf("%s: %s", field, fmt.Sprintf(format, a...)))
+	}
+	if !tableName.MatchString(c.Table) {
+		bad("table", "%q: want 1 to 32 letters, digits, - or _ (it is an MQTT topic level)", c.Table)
+	}
+	if c.Rules == "" {
+		bad("rules", "empty: want siamese, siamese-masters, royale-4, royale-3 (with +nmjl-tournament) or a path")
+	}
+	racks := map[string]string{}
+	for i, s := range c.Seats {
+		at := fmt.Sprintf("seats[%d]", i)
+		if strings.TrimSpace(s.Name) == "" {
+			bad(at+".name", "empty")
+		}
+		if len(s.Racks) != 2 {
+			bad(at+".racks", "%d racks: each player sits at two", len(s.Racks))
+		}
+		for _, r := range s.Racks {
+			if first, ok := racks[r]; ok {
+				bad(at+".racks", "rack %q is already %s's", r, first)
+			}
+			racks[r] = at
+		}
+	}
+	switch c.Camera {
+	case "":
+		bad("camera", "empty: want sim, none, or a camera (device index or video path)")
+	}
+	if c.HTTP == "" {
+		bad("http", "empty: want host:port, e.g. 127.0.0.1:8080")
+	}
+	if c.Pot.Cents < 0 {
+		bad("pot.cents", "negative")
+	}
+	between := func(field string, d Duration, lo, hi time.Duration) {
+		if d.D() < lo || d.D() > hi {
+			bad(field, "%v is outside %v to %v", d.D(), lo, hi)
+		}
+	}
+	between("track.ask_after", c.Track.AskAfter, time.Second, 10*time.Minute)
+	between("track.grace", c.Track.Grace, 100*time.Millisecond, time.Minute)
+	if c.Track.CallWindow != 0 {
+		between("track.call_window", c.Track.CallWindow, time.Second, 10*time.Minute)
+	}
+	between("stall", c.Stall, 5*time.Second, time.Hour)
+	switch c.Sim.Players {
+	case "virtual", "none":
+	default:
+		bad("sim.players", "%q: want virtual or none", c.Sim.Players)
+	}
+	if c.Sim.Games < 0 {
+		bad("sim.games", "negative")
+	}
+	between("sim.pace", c.Sim.Pace, 10*time.Millisecond, time.Minute)
+	for field, p := range map[string]float64{"sim.faults": c.Sim.Faults, "sim.noise.tag_dropout": c.Sim.Noise.TagDropout,
+		"sim.noise.bus_error": c.Sim.Noise.BusError, "sim.noise.ghost_tag": c.Sim.Noise.GhostTag,
+		"sim.noise.weight_spike": c.Sim.Noise.WeightSpike, "sim.noise.unknown_discard": c.Sim.Noise.UnknownDiscard} {
+		if p < 0 || p > 0.5 {
+			bad(field, "%g is outside 0 to 0.5 (a chance)", p)
+		}
+	}
+	return errors.Join(sortErrs(errs)...)
+}
+
+// sortErrs orders problems by field, so the same file always lists them the same way.
+func sortErrs(errs []error) []error {
+	for i := 1; i < len(errs); i++ {
+		for j := i; j > 0 && errs[j].Error() < errs[j-1].Error(); j-- {
+			errs[j], errs[j-1] = errs[j-1], errs[j]
+		}
+	}
+	return errs
+}

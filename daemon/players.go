@@ -1,0 +1,130 @@
+package daemon
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/siamesetable/siamesed/engine/card"
+	"github.com/siamesetable/siamesed/engine/game"
+	"github.com/siamesetable/siamesed/engine/tile"
+	"github.com/siamesetable/siamesed/engine/track"
+	"github.com/siamesetable/siamesed/hw/rack"
+	"github.com/siamesetable/siamesed/sim"
+)
+
+// Hands is the physical table the virtual players' hands move tiles on (the simulated racks).
+type Hands interface {
+	Put(rackName string, z rack.Zone, fs ...tile.Face) error
+	Take(rackName string, z rack.Zone, fs ...tile.Face) error
+	Clear()
+}
+
+// Eyes is what the virtual players show the camera: a tile laid in or taken from the discards.
+type Eyes interface {
+	Show(seen bool, f tile.Face, at time.Time)
+}
+
+// players are the virtual players of a simulated table. Each step does one movement of a hand:
+// they play their own game (sim.Game) on the physical table, as people would, whatever the
+// tracker makes of it; the daemon then tracks it from the sensors alone.
+type players struct {
+	cfg    SimConfig
+	card   *card.Card
+	rules  *game.Ruleset
+	layout layout
+	hands  Hands
+	eyes   Eyes
+	rng    *rand.Rand
+
+	truth   *sim.Game
+	ops     []sim.Op // the movements of the act under way
+	game    string   // the table's game the players are playing
+	games   int      // games begun
+	cleared bool     // the table was cleared after the last game
+	faults  int      // rules broken on purpose, in all games
+}
+
+func newPlayers(cfg SimConfig, c *card.Card, r *game.Ruleset, l layout, hands Hands, eyes Eyes) *players {
+	return &players{cfg: cfg, card: c, rules: r, layout: l, hands: hands, eyes: eyes, rng: rand.New(rand.NewPCG(cfg.Seed, 99))}
+}
+
+// sitDown makes the physical table show the game t is in, as after a restart from the journal,
+// and has the players carry on from there.
+func (p *players) sitDown(t *Table) error {
+	p.hands.Clear()
+	s := t.Game()
+	for _, o := range sim.Layout(&s) {
+		if err := p.handle(o, time.Time{}, nil); err != nil {
+			return err
+		}
+	}
+	p.truth = sim.Resume(s, p.card, p.cfg.Seed+uint64(s.Seq)*7919, p.cfg.Faults)
+	p.game = t.GameID()
+	p.games++
+	return nil
+}
+
+// step does the next movement at now, telling the table what the players say. It reports how
+// long the movement takes (the pace, longer after a draw: a player looks at the tile), and
+// done once the configured number of games has been played.
+func (p *players) step(t *Table, now time.Time, say func(track.Command) error) (time.Duration, bool, error) {
+	pace := p.cfg.Pace.D()
+	switch {
+	case t.Waiting():
+		if p.cfg.Games > 0 && t.Played() >= p.cfg.Games {
+			return pace, true, nil
+		}
+		if !p.cleared { // the players push the tiles back to the wall
+			p.hands.Clear()
+			p.cleared, p.truth, p.ops = true, nil, nil
+		}
+		return pace, false, nil
+	case p.game != t.GameID() || p.truth == nil:
+		// A new game has begun: shuffle and deal.
+		p.game, p.cleared = t.GameID(), false
+		p.games++
+		p.truth = sim.NewGame(p.rules, p.card, p.cfg.Seed*1_000_003+uint64(p.games), p.cfg.Faults)
+	}
+	if len(p.ops) == 0 {
+		turn, ok := p.truth.Next()
+		if !ok {
+			return pace, false, nil // over: the table finishes it and waits for the racks to clear
+		}
+		p.faults = len(p.truth.Deliberate)
+		p.ops = append(turn.Ops, turn.Undo...)
+		if turn.Act.Act == game.ActDraw || turn.Act.Act == game.ActDeal {
+			pace += 2 * p.cfg.Pace.D()
+		}
+	}
+	o := p.ops[0]
+	p.ops = p.ops[1:]
+	return pace, false, p.handle(o, now, say)
+}
+
+// handle does one movement on the physical table.
+func (p *players) handle(o sim.Op, now time.Time, say func(track.Command) error) error {
+	z := rack.In
+	if o.Place.Zone == sim.On {
+		z = rack.On
+	}
+	switch o.Kind {
+	case sim.Put:
+		return p.hands.Put(p.layout.rackName(o.Place.Seat, o.Place.Rack), z, o.Tiles...)
+	case sim.Take:
+		return p.hands.Take(p.layout.rackName(o.Place.Seat, o.Place.Rack), z, o.Tiles...)
+	case sim.Discard, sim.TakeDiscard:
+		p.eyes.Show(o.Kind == sim.Discard, o.Tiles[0], now)
+	case sim.Say:
+		c := track.Command{Seat: o.Seat, Kind: track.CmdMahJongg, Rack: o.Rack, At: now}
+		if o.Command == "wall_game" {
+			c.Kind = track.CmdWallGame
+		}
+		if say != nil {
+			if err := say(c); err != nil {
+				return fmt.Errorf("daemon: seat %d said %s: %w", o.Seat, o.Command, err)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,328 @@
+package daemon
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/siamesetable/siamesed/configs"
+	"github.com/siamesetable/siamesed/engine/game"
+	"github.com/siamesetable/siamesed/engine/track"
+	"github.com/siamesetable/siamesed/history"
+	"github.com/siamesetable/siamesed/hw/rack"
+	"github.com/siamesetable/siamesed/journal"
+)
+
+// Table is the game being played: the tracker follows it, the journal keeps it, the history
+// records it once over. It is driven by one goroutine (the daemon's table loop); it is not safe
+// for concurrent use. What others may read goes out through Publish.
+type Table struct {
+	cfg     Config
+	log     *slog.Logger
+	rules   *game.Ruleset
+	card    configs.Card
+	layout  layout
+	dir     *journal.Dir
+	history string // the history database's path
+
+	game    string // the game's id
+	header  game.Header
+	writer  *journal.Writer
+	tracker *track.Tracker
+	// waiting: the game is over and the next begins once every rack is empty.
+	waiting bool
+	empty   map[string]bool // hardware rack zone -> read empty since the game ended
+	played  int             // games finished since the daemon started
+	resumed bool            // the game in play was resumed from its journal
+	now     time.Time       // the time of the latest event
+
+	// Publish, when set, hears the table's state after every change.
+	Publish func(State)
+}
+
+// tableDeps is what a table is built from.
+type tableDeps struct {
+	rules  *game.Ruleset
+	card   configs.Card
+	layout layout
+}
+
+// openTable opens the data directory and resumes the unfinished game there, if any; otherwise
+// it starts a new one at now.
+func openTable(cfg Config, dataDir string, d tableDeps, now time.Time, log *slog.Logger) (*Table, error) {
+	dir, err := journal.OpenDir(dataDir)
+	if err != nil {
+		return nil, err
+	}
+	t := &Table{cfg: cfg, log: log, rules: d.rules, card: d.card, layout: d.layout, dir: dir, history: history.Path(dataDir), empty: map[string]bool{}}
+	done, err := t.recordedGames()
+	if err != nil {
+		return nil, err
+	}
+	open, err := dir.Unfinished(done)
+	if err != nil {
+		return nil, fmt.Errorf("daemon: %w", err)
+	}
+	if len(open) > 0 {
+		if err := t.resume(open[0].Path); err != nil {
+			return nil, err
+		}
+		for _, o := range open[1:] {
+			log.Warn("another unfinished game is left as it is", "file", o.Path)
+		}
+		return t, nil
+	}
+	return t, t.newGame(now)
+}
+
+// recordedGames lists the games the history holds, so the journal need not replay them.
+func (t *Table) recordedGames() (func(string) bool, error) {
+	db, err := history.Open(t.history, history.Options{ReadOnly: true, Timeout: 2 * time.Second})
+	if errors.Is(err, history.ErrNoHistory) {
+		return func(string) bool { return false }, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("daemon: %w", err)
+	}
+	defer db.Close()
+	games, err := db.List(history.Filter{})
+	if err != nil {
+		return nil, fmt.Errorf("daemon: %w", err)
+	}
+	ids := map[string]bool{}
+	for _, g := range games {
+		ids[g.ID] = true
+	}
+	return func(id string) bool { return ids[id] }, nil
+}
+
+// resume carries on the game a journal holds: replayed to its exact state, a torn last line cut.
+func (t *Table) resume(path string) error {
+	w, g, err := t.dir.Resume(path, journal.Sources{CardPath: t.card.Path})
+	if err != nil {
+		return fmt.Errorf("daemon: the game in play cannot be resumed: %w", err)
+	}
+	if g.Torn != nil {
+		t.log.Warn("journal: a torn last line was cut", "file", path, "line", g.Torn.Line, "bytes", g.Torn.Bytes)
+	}
+	if g.Rules.Name != t.rules.Name {
+		t.log.Warn("the game in play keeps its own rules", "game", g.Rules.Name, "configured", t.rules.Name)
+	}
+	t.rules, t.card = g.Rules, g.Card
+	t.game, t.header, t.writer = g.Header.Game, *g.Header, w
+	t.tracker = track.New(t.trackConfig(), g.State)
+	t.resumed = true
+	t.log.Info("game resumed", "game", t.game, "acts", g.State.Seq, "file", path)
+	return nil
+}
+
+func (t *Table) at(now time.Time) {
+	if now.After(t.now) {
+		t.now = now
+	}
+}
+
+// newGame starts the next game: its header written and synced before any act.
+func (t *Table) newGame(now time.Time) error {
+	id := now.UTC().Format("2006-01-02T15-04-05.000Z")
+	h := game.NewHeader(t.rules, t.card.Card, t.card.Data, t.layout.names)
+	h.Game, h.Started = id, now.UTC().Format(time.RFC3339Nano)
+	w, err := t.dir.Create(h, t.card)
+	if err != nil {
+		return fmt.Errorf("daemon: starting a game: %w", err)
+	}
+	t.game, t.header, t.writer = id, h, w
+	t.tracker = track.New(t.trackConfig(), h.Start(t.rules, t.card.Card))
+	t.waiting, t.resumed = false, false
+	t.log.Info("new game", "game", id, "rules", t.rules.Name, "card", t.card.Name, "seats", t.layout.names)
+	return nil
+}
+
+func (t *Table) trackConfig() track.Config {
+	return track.Config{
+		AskAfter: t.cfg.Track.AskAfter.D(), Grace: t.cfg.Track.Grace.D(), CallWindow: t.cfg.Track.CallWindow.D(),
+		Camera: t.cfg.Camera != "none",
+	}
+}
+
+// Rack takes a settled snapshot from the racks.
+func (t *Table) Rack(s rack.Snapshot) error {
+	t.at(s.At)
+	if t.waiting {
+		return t.waitForEmpty(s)
+	}
+	r, ok := t.layout.reading(s)
+	if !ok {
+		return nil
+	}
+	return t.play(t.tracker.Rack(r))
+}
+
+// Discard takes the camera's report.
+func (t *Table) Discard(d track.DiscardReading) error {
+	t.at(d.At)
+	if t.waiting {
+		return nil
+	}
+	return t.play(t.tracker.Discard(d))
+}
+
+// Camera takes the camera's health.
+func (t *Table) Camera(c track.CameraStatus) error {
+	t.at(c.At)
+	if t.waiting {
+		return nil
+	}
+	return t.play(t.tracker.Camera(c))
+}
+
+// Command takes a player's command; a bad one is an error for that player and changes nothing.
+func (t *Table) Command(c track.Command) error {
+	t.at(c.At)
+	if t.waiting {
+		return fmt.Errorf("%w: the game is over; the next begins when every rack is empty", track.ErrCommand)
+	}
+	steps, err := t.tracker.Command(c)
+	if err != nil {
+		return err
+	}
+	return t.play(steps)
+}
+
+// Tick tells the table the time.
+func (t *Table) Tick(now time.Time) error {
+	t.at(now)
+	if t.waiting {
+		return nil
+	}
+	return t.play(t.tracker.Tick(now))
+}
+
+// play journals the acts the tracker played, each synced to disk before anything is shown, and
+// ends the game when it is over. A journal that cannot be written is an error: the daemon stops
+// rather than play on unrecorded.
+func (t *Table) play(steps []track.Step) error {
+	for _, st := range steps {
+		if err := t.writer.Append(st.Action); err != nil {
+			return fmt.Errorf("daemon: journal: %w", err)
+		}
+		t.logStep(st)
+	}
+	if len(steps) > 0 && t.tracker.State().Phase == game.PhaseOver {
+		return t.finish()
+	}
+	if len(steps) > 0 {
+		t.publish()
+	}
+	return nil
+}
+
+func (t *Table) logStep(st track.Step) {
+	out := game.OutcomeOf(st.Verdicts)
+	attrs := []any{"game", t.game, "seq", t.tracker.State().Seq, "act", st.Action.String(), "outcome", out, "source", st.Source}
+	if out == game.Applied {
+		t.log.Debug("act", attrs...)
+		return
+	}
+	for _, v := range st.Verdicts {
+		if v.Faulty() {
+			attrs = append(attrs, "rule", v.Rule, "detail", v.Detail)
+			break
+		}
+	}
+	t.log.Info("act", attrs...)
+}
+
+// finish records the game in the history and waits for the racks to be cleared.
+func (t *Table) finish() error {
+	s := t.tracker.State()
+	if err := t.writer.Close(); err != nil {
+		return fmt.Errorf("daemon: journal: %w", err)
+	}
+	g := &journal.Game{Path: t.dir.GamePath(t.game), Header: &t.header, Rules: t.rules, Card: t.card, State: s}
+	if err := t.record(g); err != nil {
+		return err
+	}
+	t.played++
+	t.waiting = true
+	t.empty = map[string]bool{}
+	t.log.Info("game over", "game", t.game, "reason", s.Result.Reason, "scores", s.Result.Scores)
+	t.publish()
+	return nil
+}
+
+// record adds a finished game to the history (opened only for that, so `siamesed history` can
+// read it meanwhile).
+func (t *Table) record(g *journal.Game) error {
+	hg, err := history.GameOf(g, t.cfg.Session, t.now)
+	if err != nil {
+		return fmt.Errorf("daemon: history: %w", err)
+	}
+	db, err := history.Open(t.history, history.Options{Timeout: 5 * time.Second})
+	if err != nil {
+		return fmt.Errorf("daemon: history: %w", err)
+	}
+	if t.cfg.Pot.Cents > 0 {
+		if err := db.SetPot(hg.Session, history.Pot{Cents: t.cfg.Pot.Cents, Triple: t.cfg.Pot.Triple}); err != nil {
+			db.Close()
+			return fmt.Errorf("daemon: history: %w", err)
+		}
+	}
+	if _, err := db.Record(hg); err != nil {
+		db.Close()
+		return fmt.Errorf("daemon: history: %w", err)
+	}
+	return db.Close()
+}
+
+// waitForEmpty starts the next game once every rack zone reads empty after a game ended.
+func (t *Table) waitForEmpty(s rack.Snapshot) error {
+	if _, ok := t.layout.where[s.Rack]; !ok {
+		return nil
+	}
+	key := s.Rack + "/" + string(s.Zone)
+	t.empty[key] = s.Count == 0 && len(s.Tiles) == 0
+	if len(t.empty) < 2*len(t.layout.where) {
+		return nil
+	}
+	for _, e := range t.empty {
+		if !e {
+			return nil
+		}
+	}
+	return t.newGame(s.At)
+}
+
+// NewGame starts the next game at once (a player's command after a game ended, or the
+// simulated table that has cleared itself).
+func (t *Table) NewGame(now time.Time) error {
+	if !t.waiting {
+		return fmt.Errorf("%w: a game is in play", track.ErrCommand)
+	}
+	if err := t.newGame(now); err != nil {
+		return err
+	}
+	t.publish()
+	return nil
+}
+
+// Close closes the journal.
+func (t *Table) Close() error {
+	if t.writer == nil {
+		return nil
+	}
+	return t.writer.Close()
+}
+
+// GameID is the game in play (or just finished).
+func (t *Table) GameID() string { return t.game }
+
+// Game is the tracked game.
+func (t *Table) Game() game.State { return t.tracker.State() }
+
+// Waiting reports whether the last game is over and the next has not begun.
+func (t *Table) Waiting() bool { return t.waiting }
+
+// Played is how many games finished since the daemon started.
+func (t *Table) Played() int { return t.played }
