@@ -3,6 +3,7 @@ package simhw
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"sync"
 	"sync/atomic"
 
@@ -44,11 +45,17 @@ const (
 
 // Segment is a stretch of bus wire: the bus itself or one channel of a multiplexer.
 type Segment struct {
-	devs []Device
+	devs  []Device
+	muxes []*PCA9548 // the multiplexers among devs, whose connected channels extend the wire
 }
 
 // Attach connects d to the segment.
-func (s *Segment) Attach(d Device) { s.devs = append(s.devs, d) }
+func (s *Segment) Attach(d Device) {
+	s.devs = append(s.devs, d)
+	if m, ok := d.(*PCA9548); ok {
+		s.muxes = append(s.muxes, m)
+	}
+}
 
 // find appends the devices that acknowledge addr on s and on every connected channel below it.
 func (s *Segment) find(addr uint16, out []Device) []Device {
@@ -56,12 +63,13 @@ func (s *Segment) find(addr uint16, out []Device) []Device {
 		if d.Addr() == addr && d.Acks() {
 			out = append(out, d)
 		}
-		if m, ok := d.(*PCA9548); ok && m.Acks() {
-			for ch := range m.ch {
-				if m.reg&(1<<ch) != 0 {
-					out = m.ch[ch].find(addr, out)
-				}
-			}
+	}
+	for _, m := range s.muxes {
+		if !m.Acks() {
+			continue
+		}
+		for reg := m.reg; reg != 0; reg &= reg - 1 {
+			out = m.ch[bits.TrailingZeros8(reg)].find(addr, out)
 		}
 	}
 	return out
