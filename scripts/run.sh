@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs siamesed on its embedded default. Until the daemon exists that is its tools: the example
-# card checked, a match and Siamese advice, a replayed game, a scan of the simulated racks, and
-# the vision evaluations when ../shared/data is there.
+# card checked, a match and Siamese advice, a replayed game, scans of the simulated racks (above
+# and below the drivers), and the vision evaluations when ../shared/data is there.
 # Installs what is missing first (see setup.sh). With arguments, runs `siamesed ARGS...` instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +19,7 @@ bin/siamesed card advise --card "$card" --top 3 \
 bin/siamesed replay --rules siamese --card engine/game/testdata/card.yaml \
 	engine/game/testdata/scenarios/siamese-17-two-mahjonggs.jsonl
 bin/siamesed hw scan --profile configs/hw/sim.yaml --for 2s
+bin/siamesed hw scan --profile configs/hw/sim-pn532.yaml # the real drivers on emulated chips
 # Vision, when the shared data sits next to the repository: detection and classification on
 # synthetic frames, then the recogniser enrolled on half of the real photos and tested on the rest.
 if [ -d ../shared/data/tile-art/png ]; then
