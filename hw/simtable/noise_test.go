@@ -109,11 +109,12 @@ func TestSilentAndUnpluggedReaders(t *testing.T) {
 	}
 }
 
-// TestAllNoiseAtOnce plays random moves for 4000 scans (3 min 20 s of table time) with every
+// TestFigureNoiseThroughTheDrivers plays random moves for 4000 scans (3 min 20 s of table time) with every
 // kind of noise on: every snapshot is checked against the truth, no driver breaks the protocol.
-func TestAllNoiseAtOnce(t *testing.T) {
+func TestFigureNoiseThroughTheDrivers(t *testing.T) {
 	w := newWorld(t, load(t, "sim-pn532.yaml"), simtable.Options{Seed: 7})
-	must(t, w.table.SetNoise(simtable.Noise{TagDropout: 0.01, BusError: 0.0005, GhostTag: 0.005, WeightSpike: 0.02}))
+	noise := simtable.Noise{TagDropout: 0.01, BusError: 0.0005, GhostTag: 0.005, WeightSpike: 0.02}
+	must(t, w.table.SetNoise(noise))
 	rng := rand.New(rand.NewPCG(7, 7))
 	racks := w.table.Racks()
 	const scans = 4000
@@ -139,8 +140,8 @@ func TestAllNoiseAtOnce(t *testing.T) {
 		}
 		snaps += len(w.step(1))
 	}
-	t.Logf("FIGURE emulated table, all noise: %d snapshots checked, %d moves, %d bus errors, %d unenrolled, %d mismatches over %d scans",
-		snaps, moves, w.faults(rack.BusError), w.faults(rack.Unenrolled), w.faults(rack.WeightMismatch), scans)
+	t.Logf("FIGURE emulated table, noise %+v and a hand now and then: 0 false of %d snapshots (each checked) over %d scans; %d moves; faults seen: %d bus_error, %d unenrolled_tag, %d weight_mismatch, %d silent_reader",
+		noise, snaps, scans, moves, w.faults(rack.BusError), w.faults(rack.Unenrolled), w.faults(rack.WeightMismatch), w.faults(rack.Silent))
 	if snaps < moves/2 {
 		t.Fatalf("%d snapshots for %d moves: the noise keeps the racks from settling", snaps, moves)
 	}
