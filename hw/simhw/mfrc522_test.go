@@ -91,3 +91,25 @@ func TestPeriphMFRC522TwoCards(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// FuzzCardAnswer hands a card any frame: it must not panic, and it answers only REQA/WUPA (7
+// bits), an anticollision or a select of its own UID with a good CRC_A.
+func FuzzCardAnswer(f *testing.F) {
+	f.Add([]byte{cmdREQA}, uint8(7))
+	f.Add([]byte{cmdSelCL1, nvbAnti}, uint8(16))
+	f.Add(appendCRC([]byte{cmdSelCL1, nvbSelect, 0x88, 0x04, 0x11, 0x22, 0x88 ^ 0x04 ^ 0x11 ^ 0x22}), uint8(72))
+	f.Fuzz(func(t *testing.T, fr []byte, bits uint8) {
+		c := &card{tag: tagA, state: cardReady}
+		a := c.answer(fr, int(bits))
+		if a == nil {
+			return
+		}
+		switch {
+		case int(bits) == 7 && len(fr) == 1 && (fr[0] == cmdREQA || fr[0] == cmdWUPA):
+		case len(fr) == 2 && fr[1] == nvbAnti:
+		case len(fr) == 9 && fr[1] == nvbSelect && crcOK(fr):
+		default:
+			t.Fatalf("the card answered % X (%d bits) with % X", fr, bits, a)
+		}
+	})
+}

@@ -102,3 +102,41 @@ func FuzzDecodeHostFrame(f *testing.F) {
 		}
 	})
 }
+
+// validChipFrame checks a frame read from the chip: an ACK, the syntax error frame, or a normal
+// information frame with TFI D5 whose checksums hold.
+func validChipFrame(b []byte) bool {
+	if bytes.HasPrefix(b, ackFrame) || bytes.HasPrefix(b, errorFrame) {
+		return true
+	}
+	if len(b) < 7 || !bytes.HasPrefix(b, []byte{0, 0, 0xFF}) || b[3]+b[4] != 0 || len(b) < 5+int(b[3])+2 {
+		return false
+	}
+	var sum byte
+	for _, c := range b[5 : 5+int(b[3])+1] {
+		sum += c
+	}
+	return sum == 0 && b[5] == tfiChip && b[5+int(b[3])+1] == 0
+}
+
+// FuzzPN532Write sends the chip whatever the fuzzer writes, after a normal start: it must never
+// panic, and whatever it then offers to read is a well-formed frame.
+func FuzzPN532Write(f *testing.F) {
+	f.Add(hostFrame(0x4A, 0x02, 0x00))
+	f.Add(hostFrame(0x32, 0x05, 0xFF, 0x01, 0x01))
+	f.Add(hostFrame(0x14, 0x01))
+	f.Add([]byte{0x00, 0x00, 0xFF, 0xFF, 0x00, 0x00})
+	f.Fuzz(func(t *testing.T, w []byte) {
+		r := newRig(t, tagA, Phone([3]byte{1, 2, 3}), tagB)
+		r.init()
+		if err := r.bus.Tx(0x24, w, nil); err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 3; i++ {
+			b := r.read(1 + 64)
+			if b[0] == 0x01 && !validChipFrame(b[1:]) {
+				t.Fatalf("after writing % X the chip offers % X", w, b)
+			}
+		}
+	})
+}

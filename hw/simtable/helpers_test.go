@@ -70,19 +70,27 @@ func newWorld(t testing.TB, p *config.Profile, o simtable.Options) *world {
 	return w
 }
 
-// tap counts the faults and unsure weights a source's observations carry.
+// tap counts the faults and unsure weights a source's observations carry, and the most of each
+// face any one observation of a zone named.
 type tap struct {
 	rack.Source
 	mu     sync.Mutex
 	faults map[rack.FaultKind]int
 	unsure int
+	most   map[rack.Zone]*tile.Counts
 }
 
 func (tp *tap) Scan(ctx context.Context) []rack.Observation {
 	obs := tp.Source.Scan(ctx)
 	tp.mu.Lock()
 	defer tp.mu.Unlock()
+	if tp.most == nil {
+		tp.most = map[rack.Zone]*tile.Counts{rack.In: {}, rack.On: {}}
+	}
 	for _, o := range obs {
+		for f, n := range o.Tiles {
+			tp.most[o.Zone][f] = max(tp.most[o.Zone][f], n)
+		}
 		for _, f := range o.Faults {
 			tp.faults[f.Kind]++
 		}

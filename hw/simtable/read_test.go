@@ -114,6 +114,20 @@ func TestSpreadMahJongg(t *testing.T) {
 	w.noViolations()
 }
 
+// TestOnPositionReachesTwoTiles: the antenna under an "on" position reaches the two tiles of an
+// exposure lying nearest it and never the others, even when one of those two drops out.
+func TestOnPositionReachesTwoTiles(t *testing.T) {
+	w := newWorld(t, load(t, "sim-pn532.yaml"), simtable.Options{Seed: 3})
+	must(t, w.table.Put("p1a", rack.On, faces(t, "1D 2D 3D 4D")...))
+	must(t, w.table.SetNoise(simtable.Noise{TagDropout: 0.3}))
+	w.step(200)
+	most := w.taps[0].most[rack.On]
+	if most[tile.Dot1] != 1 || most[tile.Dot2] != 1 || most[tile.Dot3] != 0 || most[tile.Dot4] != 0 {
+		t.Fatalf("the on-00 reader named %v, want only 1D and 2D", most)
+	}
+	w.noViolations()
+}
+
 // TestRepeatable: the same seed and moves, with noise, give the same snapshots.
 func TestRepeatable(t *testing.T) {
 	run := func() []string {
