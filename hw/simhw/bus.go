@@ -147,9 +147,9 @@ func (b *Bus) Tx(addr uint16, w, r []byte) error {
 	b.found = found[:0]
 	switch {
 	case len(found) == 0:
-		return fmt.Errorf("%s %#02x: %w", b, addr, ErrNoAck)
+		return fmt.Errorf("%w: %#02x on %s", ErrNoAck, addr, b)
 	case g == AddrNACK:
-		return fmt.Errorf("%s %#02x: %w (glitch)", b, addr, ErrNoAck)
+		return fmt.Errorf("%w: %#02x on %s (a glitch)", ErrNoAck, addr, b)
 	}
 	var err error
 	if len(found) == 1 {
@@ -158,7 +158,7 @@ func (b *Bus) Tx(addr uint16, w, r []byte) error {
 		err = b.collide(found, w, r)
 	}
 	if err == nil && g == DataError {
-		err = fmt.Errorf("%s %#02x: %w (glitch)", b, addr, ErrIO)
+		err = fmt.Errorf("%w: %#02x on %s (a glitch)", ErrIO, addr, b)
 	}
 	return err
 }
