@@ -38,6 +38,7 @@ type PN532 struct {
 	samDone    bool
 	passive    byte   // MxRtyPassiveActivation (§7.3.1 CfgItem 5); the chip starts at FF
 	out        []byte // the frame waiting to be read, or nil
+	outIsACK   bool   // out is the ACK of a command whose response comes next
 	outBusy    int    // status polls left before out is ready
 	next       []byte // the response, once the ACK has been read; nil: none will come
 	last       []byte // the last response sent, for a NACK
@@ -108,8 +109,8 @@ func (p *PN532) read(r []byte) {
 		return
 	}
 	copy(r[1:], p.out)
-	if &p.out[0] == &ackFrame[0] {
-		p.out, p.outBusy, p.next = p.next, p.Busy, nil
+	if p.outIsACK {
+		p.out, p.outIsACK, p.outBusy, p.next = p.next, false, p.Busy, nil
 		return
 	}
 	p.last, p.out = p.out, nil
@@ -124,17 +125,17 @@ func (p *PN532) write(w []byte) {
 	}
 	switch kind {
 	case hostACK:
-		p.out, p.next = nil, nil
+		p.out, p.outIsACK, p.next = nil, false, nil
 		return
 	case hostNACK:
 		if p.last == nil {
 			p.log.Addf(p.name, "NACK with no response sent yet")
 			return
 		}
-		p.out, p.outBusy, p.next = p.last, 0, nil
+		p.out, p.outIsACK, p.outBusy, p.next = p.last, false, 0, nil
 		return
 	}
-	p.out, p.outBusy = ackFrame, 0
+	p.out, p.outIsACK, p.outBusy = ackFrame, true, 0
 	p.next = p.execute(cmd, params)
 }
 

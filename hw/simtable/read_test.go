@@ -163,3 +163,35 @@ func repeat(f tile.Face, n int) []tile.Face {
 	}
 	return fs
 }
+
+// TestPlayersAndMonitorAtOnce: players move tiles while the monitor scans (run with -race).
+func TestPlayersAndMonitorAtOnce(t *testing.T) {
+	w := newWorld(t, load(t, "sim-pn532.yaml"), simtable.Options{Seed: 10})
+	done := make(chan error)
+	fs := faces(t, hand)
+	go func() {
+		for i := 0; i < 200; i++ {
+			r := w.table.Racks()[i%4]
+			if err := w.table.Put(r, rack.In, fs[i%len(fs)]); err != nil && !errors.Is(err, simtable.ErrNoTile) {
+				done <- err
+				return
+			}
+			if err := w.table.Take(r, rack.In, fs[i%len(fs)]); err != nil {
+				done <- err
+				return
+			}
+		}
+		done <- nil
+	}()
+	for running := true; running; {
+		select {
+		case err := <-done:
+			must(t, err)
+			running = false
+		default:
+			w.step(1)
+		}
+	}
+	w.settle()
+	w.noViolations()
+}
