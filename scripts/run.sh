@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs siamesed on its embedded default. Until the daemon exists that is its tools: the example
-# card checked, a match, Siamese advice and which tile to throw, a replayed game, a scan of the
-# simulated racks, and the vision evaluations when ../shared/data is there. The card and replay
-# commands here are run by the tests (cmd/siamesed/docs_test.go): each must show something.
+# card checked, a match, Siamese advice and which tile to throw, a replayed game, scans of the
+# simulated racks (above and below the drivers), and the vision evaluations when ../shared/data is
+# there. The card and replay commands here are run by the tests (cmd/siamesed/docs_test.go).
 # Installs what is missing first (see setup.sh). With arguments, runs `siamesed ARGS...` instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,6 +22,7 @@ bin/siamesed card advise --card "$card" --discards \
 bin/siamesed replay --rules siamese --card engine/game/testdata/card.yaml \
 	engine/game/testdata/scenarios/siamese-17-two-mahjonggs.jsonl
 bin/siamesed hw scan --profile configs/hw/sim.yaml --for 2s
+bin/siamesed hw scan --profile configs/hw/sim-pn532.yaml # the real drivers on emulated chips
 # Vision, when the shared data sits next to the repository: detection and classification on
 # synthetic frames, then the recogniser enrolled on half of the real photos and tested on the rest.
 if [ -d ../shared/data/tile-art/png ]; then

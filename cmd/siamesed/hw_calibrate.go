@@ -31,6 +31,9 @@ func runCalibrateLoad(ctx context.Context, args []string, stdout, stderr io.Writ
 	if err != nil {
 		return err
 	}
+	if err := setup.hwRefuseSimulated("calibrates its load cells"); err != nil {
+		return err
+	}
 	if setup.profile.Kind == config.KindSim {
 		return fmt.Errorf("%s is simulated: there are no load cells to calibrate", *profile)
 	}

@@ -10,6 +10,8 @@ import (
 	"github.com/siamesetable/siamesed/hw/build"
 	"github.com/siamesetable/siamesed/hw/config"
 	"github.com/siamesetable/siamesed/hw/enroll"
+	"github.com/siamesetable/siamesed/hw/rack"
+	"github.com/siamesetable/siamesed/hw/simtable"
 	"github.com/siamesetable/siamesed/internal/clock"
 )
 
@@ -26,6 +28,11 @@ type hwSetup struct {
 	tags    *enroll.Store
 	cals    config.Calibrations
 	calPath string
+	// simSeed seeds the simulated table of a simulated profile; table is that table once built.
+	simSeed uint64
+	table   *simtable.Table
+	// wrap, if set, wraps the host the rig is built on (hw scan --record).
+	wrap func(build.Host) build.Host
 }
 
 func hwFlags(name string, stderr io.Writer) (*flag.FlagSet, *string) {
@@ -68,22 +75,42 @@ func hwOpenSetup(path, setName string) (*hwSetup, error) {
 	return s, nil
 }
 
-// rig builds the racks; the periph host is initialised only for real hardware.
+// rig builds the racks: on the Pi's buses and pins after periph's host.Init, on a simulated
+// table's emulated chips for a simulated profile, or as simulated racks for kind sim.
 func (s *hwSetup) rig() (*build.Rig, error) {
 	var h build.Host
-	if s.profile.Kind != config.KindSim {
+	var en rack.Enrolment = hwNoTags{}
+	if s.tags != nil {
+		en = s.tags
+	}
+	cals, opts := s.cals, build.Options{}
+	switch {
+	case s.profile.Simulated:
+		t, err := simtable.New(s.profile, simtable.Options{Seed: s.simSeed})
+		if err != nil {
+			return nil, err
+		}
+		s.table, h, en, cals = t, t.Host(), t.Enrolment(), t.Calibrations()
+		opts.NoWait = true // the emulated chips answer at once: no pause between status polls
+	case s.profile.Kind != config.KindSim:
 		var err error
 		if h, err = hwOpenHost(); err != nil {
 			return nil, err
 		}
 	}
-	var en interface {
-		Face(string) (tile.Face, bool)
-	} = hwNoTags{}
-	if s.tags != nil {
-		en = s.tags
+	if s.wrap != nil && h != nil {
+		h = s.wrap(h)
 	}
-	return build.Build(s.profile, h, en, s.cals, build.Options{})
+	return build.Build(s.profile, h, en, cals, opts)
+}
+
+// hwRefuseSimulated explains why a command that needs a person at real hardware does not run
+// on a simulated table.
+func (s *hwSetup) hwRefuseSimulated(what string) error {
+	if s.profile.Simulated {
+		return fmt.Errorf("%s is a simulated table: it %s itself", s.path, what)
+	}
+	return nil
 }
 
 type hwNoTags struct{}

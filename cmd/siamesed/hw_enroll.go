@@ -32,6 +32,9 @@ func runEnrollTags(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return err
 	}
+	if err := setup.hwRefuseSimulated("enrols its tiles' tags"); err != nil {
+		return err
+	}
 	if setup.tags == nil {
 		return errHWNoEnrolment
 	}

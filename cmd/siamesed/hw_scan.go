@@ -20,6 +20,8 @@ func runHWScan(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	asJSON := fs.Bool("json", false, "print JSON")
 	wait := fs.Duration("for", 0, "how long to scan (default: twice the settle window)")
 	record := fs.String("record", "", "write every I2C transaction to this JSON file (for i2ctest.Playback tests)")
+	seed := fs.Uint64("sim-seed", 1, "simulated profile: seed of the table's tags and of the tiles dealt")
+	deal := fs.Bool("sim-deal", true, "simulated profile: deal a hand to every rack and lay a kong on the first")
 	if err := hwParseFlags(fs, args); err != nil {
 		return err
 	}
@@ -27,24 +29,24 @@ func runHWScan(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
+	setup.simSeed = *seed
 	var rec *hwRecorder
 	if *record != "" {
-		old := hwOpenHost
-		hwOpenHost = func() (build.Host, error) {
-			h, err := old()
-			if err != nil {
-				return nil, err
-			}
+		setup.wrap = func(h build.Host) build.Host {
 			rec = &hwRecorder{Host: h}
-			return rec, nil
+			return rec
 		}
-		defer func() { hwOpenHost = old }()
 	}
 	rig, err := setup.rig()
 	if err != nil {
 		return err
 	}
 	defer rig.Close()
+	if setup.table != nil && *deal {
+		if err := hwDealDemo(setup.table, *seed); err != nil {
+			return err
+		}
+	}
 	p := setup.profile
 	if *wait <= 0 {
 		*wait = 2*p.Settle + p.Period

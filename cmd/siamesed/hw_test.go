@@ -194,3 +194,38 @@ func TestHWScanRecordsTraffic(t *testing.T) {
 		t.Fatalf("recording %s (%v)", b, err)
 	}
 }
+
+// TestHWScanSimulatedPN532: a simulated profile builds the emulated table: the real drivers
+// report each emulated chip's firmware and read the tiles dealt, the kong on p1a showing two of
+// its four tags.
+func TestHWScanSimulatedPN532(t *testing.T) {
+	useStepClock(t)
+	code, out, errs := hwRun(t, "hw", "scan", "--profile", "../../configs/hw/sim-pn532.yaml")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if n := strings.Count(out, ": ok PN532 v1.6"); n != 76 {
+		t.Errorf("%d readers report their firmware, want 76:\n%s", n, out)
+	}
+	for _, want := range []string{"p1a/on count=4 tags=2 weight=4 disagree [N N]", "p2b/in count=13 tags=13 weight=13 ok"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "FAULT") {
+		t.Errorf("a reader failed:\n%s", out)
+	}
+	rec := filepath.Join(t.TempDir(), "rec.json")
+	code, _, errs = hwRun(t, "hw", "scan", "--profile", "../../configs/hw/sim-pn532.yaml", "--sim-deal=false", "--record", rec)
+	var got map[string][]i2ctest.IO
+	b, _ := os.ReadFile(rec)
+	if code != 0 || json.Unmarshal(b, &got) != nil || len(got["1"]) == 0 || len(got["3"]) == 0 {
+		t.Fatalf("exit %d %s: recording of the emulated buses %.200s", code, errs, b)
+	}
+	for _, cmd := range [][]string{{"enroll", "tags"}, {"calibrate", "load"}} {
+		code, _, errs := hwRun(t, append(cmd, "--profile", "../../configs/hw/sim-pn532.yaml")...)
+		if code == 0 || !strings.Contains(errs, "is a simulated table") {
+			t.Errorf("%v on the simulated table: exit %d %s", cmd, code, errs)
+		}
+	}
+}

@@ -8,7 +8,6 @@ import (
 	"github.com/siamesetable/siamesed/hw/mux"
 	"github.com/siamesetable/siamesed/hw/pn532"
 	"github.com/siamesetable/siamesed/hw/rack"
-	"periph.io/x/conn/v3/i2c"
 	"periph.io/x/conn/v3/physic"
 )
 
@@ -26,7 +25,7 @@ func (r *Rig) buildPN532(h Host, en rack.Enrolment, cals config.Calibrations, o 
 				// Some buses (the Pi's) fix the speed in the device tree; say so and go on.
 				r.Warnings = append(r.Warnings, fmt.Sprintf("I2C bus %q: cannot set %d Hz: %v", cr.I2CBus, r.Profile.I2CSpeedHz, err))
 			}
-			bm = &busMuxes{bus: b, muxes: map[uint16]*mux.Mux{}}
+			bm = &busMuxes{group: mux.NewGroup(b), muxes: map[uint16]*mux.Mux{}}
 			buses[cr.I2CBus] = bm
 		}
 		sc, err := r.cells(h, cr, cals)
@@ -38,7 +37,7 @@ func (r *Rig) buildPN532(h Host, en rack.Enrolment, cals config.Calibrations, o 
 		for _, rd := range cr.Readers {
 			m := bm.muxes[rd.Mux]
 			if m == nil {
-				m, err = mux.Open(bm.bus, rd.Mux, fmt.Sprintf("siamese-%s-%x-", cr.I2CBus, rd.Mux))
+				m, err = bm.group.Open(rd.Mux)
 				if err != nil {
 					return fmt.Errorf("build: rack %s: %w", cr.Name, err)
 				}
@@ -74,8 +73,9 @@ func (r *Rig) buildPN532(h Host, en rack.Enrolment, cals config.Calibrations, o 
 	return nil
 }
 
+// busMuxes is one I2C bus's multiplexers: a Group keeps one channel of one of them connected.
 type busMuxes struct {
-	bus   i2c.Bus
+	group *mux.Group
 	muxes map[uint16]*mux.Mux
 }
 

@@ -22,12 +22,15 @@ const (
 	KindPN532    = "pn532"    // PN532 readers over I2C through PCA9548 multiplexers
 	KindMFRC522  = "mfrc522"  // MFRC522 readers over SPI
 	KindLoadCell = "loadcell" // HX711 load cells only: tile counts, no faces
-	KindSim      = "sim"      // simulated racks
+	KindSim      = "sim"      // simulated racks above the drivers (hw/sim): the fast path
 )
 
 // Profile is one hardware profile.
 type Profile struct {
-	Kind        string        `yaml:"kind"`
+	Kind string `yaml:"kind"`
+	// Simulated runs a pn532, mfrc522 or loadcell profile on emulated chips (hw/simtable) instead
+	// of the Pi's buses and pins: the real drivers, a simulated table.
+	Simulated   bool          `yaml:"simulated"`
 	I2CBus      string        `yaml:"i2c_bus"` // periph i2creg name, e.g. "1" for /dev/i2c-1
 	I2CSpeedHz  int           `yaml:"i2c_speed_hz"`
 	Settle      time.Duration `yaml:"settle"`
@@ -143,6 +146,9 @@ func (p *Profile) Validate() error {
 	case KindPN532, KindMFRC522, KindLoadCell, KindSim:
 	default:
 		bad("kind", "%q is not pn532, mfrc522, loadcell or sim", p.Kind)
+	}
+	if p.Simulated && p.Kind == KindSim {
+		bad("simulated", "kind sim is simulated already, above the drivers; simulated: true is for pn532, mfrc522 and loadcell profiles")
 	}
 	inRange := func(field string, d, lo, hi time.Duration, why string) {
 		if d < lo || d > hi {

@@ -55,7 +55,7 @@ racks:
 }
 
 func FuzzParse(f *testing.F) {
-	for _, name := range []string{"pn532-rack.yaml", "sim.yaml"} {
+	for _, name := range []string{"pn532-rack.yaml", "sim.yaml", "sim-pn532.yaml"} {
 		if b, err := os.ReadFile(filepath.Join("../../configs/hw", name)); err == nil {
 			f.Add(b)
 		}
@@ -101,6 +101,7 @@ func TestTimingsHaveSaneRanges(t *testing.T) {
 		{"period: 2s", "period: 2s is longer than settle"},
 		{"tile_grams: 1000", "tile_grams: 1000 is outside 1 to 100"},
 		{"i2c_speed_hz: 5", "i2c_speed_hz: 5 is outside"},
+		{"simulated: true", "simulated: kind sim is simulated already"},
 	} {
 		doc := "kind: sim\n" + c.edit + "\nracks:\n  - name: a\n"
 		_, err := Parse([]byte(doc))

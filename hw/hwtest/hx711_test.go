@@ -25,4 +25,7 @@ func TestHX711ShiftsOutRecordedSamples(t *testing.T) {
 	if _, err := d.ReadTimeout(time.Second); !errors.Is(err, hx711.ErrTimeout) {
 		t.Fatalf("after the recording: %v, want ErrTimeout", err)
 	}
+	if err := fake.Log.Err(); err != nil {
+		t.Fatalf("periph's driver broke the HX711 protocol: %v", err)
+	}
 }

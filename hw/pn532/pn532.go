@@ -65,6 +65,8 @@ type Dev struct {
 	name string
 	opts Opts
 	buf  []byte
+	// list holds the InListPassiveTarget frames for 1 and 2 targets, sent on every scan.
+	list [2][]byte
 }
 
 // NewI2C returns a PN532 at addr on b. It only checks the options; call Init to configure the chip.
@@ -82,6 +84,7 @@ func NewI2C(b i2c.Bus, addr uint16, opts *Opts) (*Dev, error) {
 		name: fmt.Sprintf("pn532{%s %#02x}", b, addr),
 		opts: o,
 		buf:  make([]byte, 1+o.ReadLen),
+		list: [2][]byte{EncodeFrame(cmdInListPassiveTarget, 1, 0x00), EncodeFrame(cmdInListPassiveTarget, 2, 0x00)},
 	}, nil
 }
 
@@ -135,18 +138,26 @@ func (d *Dev) Targets(max int) ([]Target, error) {
 	if max < 1 || max > 2 {
 		return nil, fmt.Errorf("pn532: InListPassiveTarget takes 1 or 2 targets, not %d", max)
 	}
-	p, err := d.call(cmdInListPassiveTarget, byte(max), 0x00)
+	p, err := d.send1(cmdInListPassiveTarget, d.list[max-1])
 	if err != nil {
 		return nil, err
 	}
-	return parseTargets(append([]byte{cmdInListPassiveTarget + 1}, p...))
+	return parseTargets(p)
 }
 
-// call sends a command and returns the response data after the response code. It resends the
-// command after a NACK and re-requests (NACK from the host, §6.2.1.4) a response with a bad
-// checksum, at most Retries times each.
+// call sends a command and returns the response data after the response code.
 func (d *Dev) call(cmd byte, params ...byte) ([]byte, error) {
-	frame := EncodeFrame(cmd, params...)
+	p, err := d.send1(cmd, EncodeFrame(cmd, params...))
+	if err != nil {
+		return nil, err
+	}
+	return p[1:], nil
+}
+
+// send1 sends one command frame and returns the response from its response code on. It resends
+// the command after a NACK and re-requests (NACK from the host, §6.2.1.4) a response with a bad
+// checksum, at most Retries times each.
+func (d *Dev) send1(cmd byte, frame []byte) ([]byte, error) {
 	var err error
 	for try := 0; try <= d.opts.Retries; try++ {
 		if err = d.send(frame); err == nil {
@@ -176,7 +187,7 @@ func (d *Dev) call(cmd byte, params ...byte) ([]byte, error) {
 		case p[0] != cmd+1:
 			return nil, fmt.Errorf("pn532: command %#02x: %w %#02x", cmd, ErrUnexpCode, p[0])
 		}
-		return p[1:], nil
+		return p, nil
 	}
 }
 

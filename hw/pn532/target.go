@@ -1,9 +1,7 @@
 package pn532
 
 import (
-	"encoding/hex"
 	"fmt"
-	"strings"
 )
 
 // Target is one ISO14443A tag found by InListPassiveTarget (UM0701-02 §7.3.5, 106 kbps type A).
@@ -19,15 +17,18 @@ func (t Target) UIDString() string { return FormatUID(t.UID) }
 
 // FormatUID prints a UID as upper-case hex bytes separated by colons.
 func FormatUID(uid []byte) string {
-	s := strings.ToUpper(hex.EncodeToString(uid))
-	var b strings.Builder
-	for i := 0; i < len(s); i += 2 {
-		if i > 0 {
-			b.WriteByte(':')
-		}
-		b.WriteString(s[i : i+2])
+	const digits = "0123456789ABCDEF"
+	if len(uid) == 0 {
+		return ""
 	}
-	return b.String()
+	b := make([]byte, 0, 3*len(uid)-1)
+	for i, c := range uid {
+		if i > 0 {
+			b = append(b, ':')
+		}
+		b = append(b, digits[c>>4], digits[c&0x0F])
+	}
+	return string(b)
 }
 
 // parseTargets reads the response to InListPassiveTarget: 4B NbTg then, per target,

@@ -22,16 +22,15 @@ type Noise struct {
 
 // Rack is one simulated rack. It is safe for concurrent use.
 type Rack struct {
-	name     string
-	cells    bool
-	mu       sync.Mutex
-	tiles    map[rack.Zone]*tile.Counts
-	noise    Noise
-	hand     bool
-	silent   map[rack.Zone]bool
-	rng      *rand.Rand
-	scans    int
-	readersN int
+	name   string
+	cells  bool
+	mu     sync.Mutex
+	tiles  map[rack.Zone]*tile.Counts
+	noise  Noise
+	hand   bool
+	silent map[rack.Zone]bool
+	rng    *rand.Rand
+	scans  int
 }
 
 // New returns an empty rack; cells says whether it has load cells. seed makes noise repeatable.
