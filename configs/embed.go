@@ -4,9 +4,9 @@ package configs
 
 import "embed"
 
-// Files holds configs/cards/*.yaml and configs/rules/*.yaml.
+// Files holds the cards, rulesets, hardware profiles and daemon configurations (sim.yaml).
 //
-//go:embed cards/*.yaml rules/*.yaml
+//go:embed cards/*.yaml rules/*.yaml hw/*.yaml *.yaml
 var Files embed.FS
 
 // ExampleCard is the path of the example card inside Files.

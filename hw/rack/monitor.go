@@ -114,7 +114,7 @@ func (m *Monitor) Run(ctx context.Context, emit func(Snapshot)) error {
 	defer t.Stop()
 	for {
 		for _, s := range m.Step(ctx) {
-			m.Log.Info("rack snapshot", "rack", s.Rack, "zone", s.Zone, "count", s.Count, "quality", s.Quality, "seq", s.Seq)
+			m.Log.Debug("rack snapshot", "rack", s.Rack, "zone", s.Zone, "count", s.Count, "quality", s.Quality, "seq", s.Seq)
 			emit(s)
 		}
 		t.Reset(m.Period)

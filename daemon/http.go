@@ -1,0 +1,94 @@
+package daemon
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// board holds the latest public state for readers on other goroutines (the HTTP server, and
+// MQTT later): the table loop writes, everyone else reads.
+type board struct {
+	mu     sync.RWMutex
+	state  []byte // the public state as JSON
+	seq    int
+	health []byte
+}
+
+func (b *board) set(s State) {
+	j, err := json.Marshal(s)
+	if err != nil {
+		return // a State always encodes
+	}
+	b.mu.Lock()
+	b.state, b.seq = j, s.Seq
+	b.mu.Unlock()
+}
+
+func (b *board) setHealth(h Health) {
+	j, _ := json.Marshal(h)
+	b.mu.Lock()
+	b.health = j
+	b.mu.Unlock()
+}
+
+func (b *board) get() ([]byte, []byte) {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	return b.state, b.health
+}
+
+//go:embed page.html
+var statePage []byte
+
+// serveHTTP serves the table's public state, read-only, until ctx ends: GET /api/state (the
+// public view as JSON with its sequence number), GET /api/health, and a plain page at /.
+func serveHTTP(ctx context.Context, addr string, b *board, ready chan<- string) error {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /api/state", func(w http.ResponseWriter, r *http.Request) {
+		s, _ := b.get()
+		writeJSON(w, s)
+	})
+	mux.HandleFunc("GET /api/health", func(w http.ResponseWriter, r *http.Request) {
+		_, h := b.get()
+		writeJSON(w, h)
+	})
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write(statePage)
+	})
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("daemon: display port: %w", err)
+	}
+	if ready != nil {
+		ready <- ln.Addr().String()
+	}
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	go func() {
+		<-ctx.Done()
+		shut, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		srv.Shutdown(shut)
+	}()
+	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("daemon: display port: %w", err)
+	}
+	return nil
+}
+
+func writeJSON(w http.ResponseWriter, body []byte) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	if body == nil {
+		w.WriteHeader(http.StatusServiceUnavailable)
+		body = []byte(`{"error":"starting"}`)
+	}
+	w.Write(body)
+}

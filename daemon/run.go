@@ -1,0 +1,302 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync/atomic"
+	"time"
+
+	"github.com/siamesetable/siamesed/configs"
+	"github.com/siamesetable/siamesed/engine/track"
+	"github.com/siamesetable/siamesed/hw/build"
+	"github.com/siamesetable/siamesed/hw/rack"
+	"github.com/siamesetable/siamesed/internal/clock"
+	"golang.org/x/sync/errgroup"
+)
+
+// Options are what the command line gives the daemon besides its configuration.
+type Options struct {
+	DataDir string
+	Log     *slog.Logger
+	// Host opens real buses and pins (periph after host.Init); simulated profiles never call it.
+	Host func() (build.Host, error)
+	// Notify tells a service manager (systemd) the daemon is ready and alive; nil: nobody.
+	Notify Notifier
+	// Listening, when set, hears the display port's address once it listens.
+	Listening chan<- string
+	// Start is the simulated clock's start in fast mode (zero: now).
+	Start time.Time
+}
+
+// Health is the sensors' state, per rack zone and for the camera and journal.
+type Health struct {
+	Racks   []rack.Health `json:"racks"`
+	Camera  string        `json:"camera"`
+	Journal string        `json:"journal"`
+	Games   int           `json:"games_finished"`
+}
+
+// daemon is one run: everything built from the configuration.
+type daemon struct {
+	cfg     Config
+	opt     Options
+	log     *slog.Logger
+	clk     clock.Clock
+	table   *Table
+	rig     *rig
+	monitor *rack.Monitor
+	camera  *simCamera
+	players *players
+	board   board
+	beat    atomic.Int64 // when the table loop last went round (wall clock, for the watchdog)
+}
+
+// Run runs the daemon until ctx ends (SIGINT, SIGTERM), the simulated players have played the
+// games asked for, or something fails that must stop it (a journal that cannot be written).
+func Run(ctx context.Context, cfg Config, opt Options) error {
+	if opt.Log == nil {
+		opt.Log = slog.New(slog.DiscardHandler)
+	}
+	d := &daemon{cfg: cfg, opt: opt, log: opt.Log}
+	if cfg.Sim.Fast {
+		start := opt.Start
+		if start.IsZero() {
+			start = time.Now()
+		}
+		d.clk = clock.NewFake(start)
+	} else {
+		d.clk = clock.Real{}
+	}
+	if err := d.build(); err != nil {
+		return err
+	}
+	defer d.close()
+	g, ctx := errgroup.WithContext(ctx)
+	g.Go(func() error { return serveHTTP(ctx, cfg.HTTP, &d.board, opt.Listening) })
+	if opt.Notify != nil {
+		d.beat.Store(time.Now().UnixNano())
+		g.Go(func() error { feedWatchdog(ctx, opt.Notify, &d.beat, cfg.Stall.D()); return nil })
+	}
+	g.Go(func() error {
+		defer func() {
+			if opt.Notify != nil {
+				_ = opt.Notify.Stopping()
+			}
+		}()
+		if opt.Notify != nil {
+			if err := opt.Notify.Ready(); err != nil {
+				d.log.Warn("systemd notify", "err", err)
+			}
+		}
+		var err error
+		if cfg.Sim.Fast {
+			err = d.runFast(ctx)
+		} else {
+			err = d.runLive(ctx)
+		}
+		if errors.Is(err, errDone) {
+			return errDone
+		}
+		return err
+	})
+	err := g.Wait()
+	if errors.Is(err, errDone) || errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return err
+}
+
+// errDone ends a run whose simulated games are all played.
+var errDone = errors.New("the games asked for are played")
+
+// build opens the rules, card, racks, journal and history.
+func (d *daemon) build() error {
+	rules, err := configs.LoadRuleset(d.cfg.Rules)
+	if err != nil {
+		return fmt.Errorf("daemon: rules: %w", err)
+	}
+	card, err := configs.LoadCard(d.cfg.Card)
+	if err != nil {
+		return fmt.Errorf("daemon: card: %w", err)
+	}
+	host := d.opt.Host
+	if host == nil {
+		host = func() (build.Host, error) { return nil, errors.New("daemon: no hardware host on this machine") }
+	}
+	if d.rig, err = buildRig(d.cfg, rules.TileSet(), d.opt.DataDir, d.clk, host); err != nil {
+		return err
+	}
+	l, err := newLayout(d.cfg.Seats, rules.Players, d.rig.profile)
+	if err != nil {
+		return fmt.Errorf("daemon: %w", err)
+	}
+	d.table, err = openTable(d.cfg, d.opt.DataDir, tableDeps{rules: rules, card: card, layout: l}, d.clk.Now(), d.log)
+	if err != nil {
+		return err
+	}
+	d.table.Publish = d.board.set
+	d.board.set(d.table.State())
+	d.monitor = rack.NewMonitor(d.clk, d.rig.profile.Settle, d.rig.profile.Period, d.rig.Sources...)
+	d.monitor.Log = d.log
+	if d.cfg.Camera == "sim" {
+		d.camera = newSimCamera(d.cfg.Sim.Seed, d.cfg.Sim.Noise.UnknownDiscard)
+	}
+	if d.rig.table != nil && d.cfg.Sim.Players == "virtual" {
+		if d.camera == nil {
+			return errors.New("daemon: virtual players need a camera on the discards: camera: sim")
+		}
+		d.players = newPlayers(d.cfg.Sim, card.Card, rules, l, d.rig.table, d.camera)
+		if d.table.resumed || d.table.Game().Seq > 0 {
+			if err := d.players.sitDown(d.table); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (d *daemon) close() {
+	if err := d.table.Close(); err != nil {
+		d.log.Error("journal close", "err", err)
+	}
+	if err := d.rig.Close(); err != nil {
+		d.log.Warn("racks close", "err", err)
+	}
+}
+
+// event is one input to the table loop.
+type event struct {
+	snap *rack.Snapshot
+	cmd  *track.Command
+	err  chan error
+}
+
+// runLive runs in real time: the racks are scanned by their own goroutine; the table, the
+// camera's reports and the virtual players' hands take turns in the table loop.
+func (d *daemon) runLive(ctx context.Context) error {
+	events := make(chan event, 64)
+	g, ctx := errgroup.WithContext(ctx)
+	g.Go(func() error {
+		err := d.monitor.Run(ctx, func(s rack.Snapshot) {
+			select {
+			case events <- event{snap: &s}:
+			case <-ctx.Done():
+			}
+		})
+		if errors.Is(err, context.Canceled) {
+			return nil
+		}
+		return err
+	})
+	g.Go(func() error {
+		tick, tc := d.clk.NewTimer(100 * time.Millisecond)
+		defer tick.Stop()
+		next := d.clk.Now()
+		for {
+			select {
+			case <-ctx.Done():
+				return nil
+			case e := <-events:
+				if err := d.handle(e); err != nil {
+					return err
+				}
+			case <-tc:
+				tick.Reset(100 * time.Millisecond)
+				if err := d.tick(d.clk.Now()); err != nil {
+					return err
+				}
+				if now := d.clk.Now(); d.players != nil && !now.Before(next) {
+					pace, done, err := d.players.step(d.table, now, d.say)
+					if err != nil {
+						return err
+					}
+					if done {
+						return errDone
+					}
+					next = now.Add(pace)
+				}
+			}
+		}
+	})
+	return g.Wait()
+}
+
+// runFast runs a soak: one goroutine, a simulated clock stepped a scan period at a time, as
+// fast as the machine goes.
+func (d *daemon) runFast(ctx context.Context) error {
+	clk := d.clk.(*clock.Fake)
+	period := d.rig.profile.Period
+	next := clk.Now()
+	for ctx.Err() == nil {
+		now := clk.Now()
+		if d.players != nil && !now.Before(next) {
+			pace, done, err := d.players.step(d.table, now, d.say)
+			if err != nil {
+				return err
+			}
+			if done {
+				return errDone
+			}
+			next = now.Add(pace)
+		}
+		clk.Advance(period)
+		for _, s := range d.monitor.Step(ctx) {
+			if err := d.handle(event{snap: &s}); err != nil {
+				return err
+			}
+		}
+		if err := d.tick(clk.Now()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// handle gives one event to the table.
+func (d *daemon) handle(e event) error {
+	switch {
+	case e.snap != nil:
+		return d.table.Rack(*e.snap)
+	case e.cmd != nil:
+		err := d.table.Command(*e.cmd)
+		if e.err != nil {
+			e.err <- err
+			return nil
+		}
+		if errors.Is(err, track.ErrCommand) {
+			d.log.Info("command refused", "seat", e.cmd.Seat, "kind", e.cmd.Kind, "err", err)
+			return nil
+		}
+		return err
+	}
+	return nil
+}
+
+// say is how the virtual players speak: their commands go to the table like any player's.
+func (d *daemon) say(c track.Command) error {
+	err := d.table.Command(c)
+	if errors.Is(err, track.ErrCommand) {
+		d.log.Info("command refused", "seat", c.Seat, "kind", c.Kind, "err", err)
+		return nil
+	}
+	return err
+}
+
+// tick delivers the camera's due reports, tells the table the time and refreshes the health.
+func (d *daemon) tick(now time.Time) error {
+	d.beat.Store(time.Now().UnixNano())
+	if d.camera != nil {
+		for _, r := range d.camera.due(now) {
+			if err := d.table.Discard(r); err != nil {
+				return err
+			}
+		}
+	}
+	if err := d.table.Tick(now); err != nil {
+		return err
+	}
+	d.board.setHealth(Health{Racks: d.monitor.Health(), Camera: d.cfg.Camera, Journal: "ok", Games: d.table.Played()})
+	return nil
+}
