@@ -170,7 +170,8 @@ func (p *Profile) Validate() error {
 		bad("racks", "no racks")
 	}
 	names := map[string]bool{}
-	pins := map[string]string{} // pin -> first user, to catch a pin wired twice
+	pins := map[string]string{}  // pin -> first user, to catch a pin wired twice
+	ports := map[string]string{} // bus/mux/port -> first rack, to catch two racks on one channel
 	usePin := func(pin, user string) {
 		if pin == "" {
 			return
@@ -214,8 +215,11 @@ func (p *Profile) Validate() error {
 						bad(rat+".ports", "port %d is not 0-7", port)
 					} else if used[[2]int{int(rd.Mux), port}] {
 						bad(rat+".ports", "mux %#x port %d used twice", rd.Mux, port)
+					} else if first, ok := ports[fmt.Sprintf("%s/%x/%d", r.I2CBus, rd.Mux, port)]; ok {
+						bad(rat+".ports", "mux %#x port %d of I2C bus %q is rack %s's already", rd.Mux, port, r.I2CBus, first)
 					}
 					used[[2]int{int(rd.Mux), port}] = true
+					ports[fmt.Sprintf("%s/%x/%d", r.I2CBus, rd.Mux, port)] = r.Name
 				}
 			case KindMFRC522:
 				usePin(rd.Reset, rat+".reset")

@@ -54,6 +54,28 @@ racks:
 	}
 }
 
+// TestTwoRacksOnOneChannel: racks on one bus cannot share a mux channel (two PN532s would answer
+// 0x24 together); on different buses they can.
+func TestTwoRacksOnOneChannel(t *testing.T) {
+	doc := `
+kind: pn532
+i2c_bus: "1"
+racks:
+  - name: a
+    readers: [{zone: in, mux: 0x70, ports: [0, 1]}]
+  - name: b
+    i2c_bus: BUS
+    readers: [{zone: in, mux: 0x70, ports: [1, 2]}]
+`
+	_, err := Parse([]byte(strings.Replace(doc, "BUS", `"1"`, 1)))
+	if err == nil || !strings.Contains(err.Error(), `racks[1].readers[0].ports: mux 0x70 port 1 of I2C bus "1" is rack a's already`) {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := Parse([]byte(strings.Replace(doc, "BUS", `"3"`, 1))); err != nil {
+		t.Fatalf("racks on two buses: %v", err)
+	}
+}
+
 func FuzzParse(f *testing.F) {
 	for _, name := range []string{"pn532-rack.yaml", "sim.yaml", "sim-pn532.yaml"} {
 		if b, err := os.ReadFile(filepath.Join("../../configs/hw", name)); err == nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/siamesetable/siamesed/hw/build"
 	"github.com/siamesetable/siamesed/hw/rack"
 	"github.com/siamesetable/siamesed/hw/simtable"
 )
@@ -57,4 +58,24 @@ func BenchmarkMonitorStep(b *testing.B) {
 		w.clk.Advance(w.p.Period)
 	}
 	w.noViolations()
+}
+
+// BenchmarkNewTableAndRig lays out a table and builds its rig (76 PN532s initialised through the
+// drivers): the cost of a fresh table a game; Clear reuses one instead.
+func BenchmarkNewTableAndRig(b *testing.B) {
+	p := load(b, "sim-pn532.yaml")
+	b.ReportAllocs()
+	for b.Loop() {
+		tb, err := simtable.New(p, simtable.Options{Seed: 1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		rig, err := build.Build(p, tb.Host(), tb.Enrolment(), tb.Calibrations(), build.Options{NoWait: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := rig.Close(); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

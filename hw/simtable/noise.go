@@ -16,7 +16,7 @@ import (
 type Noise struct {
 	// TagDropout: a tag in a reader's field does not answer one poll (InListPassiveTarget).
 	TagDropout float64
-	// BusError: one I2C transaction fails (drawn per transaction; a 19-slot rack makes about 115
+	// BusError: one I2C transaction fails (drawn per transaction; a 19-slot rack makes about 136
 	// a scan). Half are an address NACK the chip never sees, half an I/O error after it did.
 	BusError float64
 	// GhostTag: a phone or a bank card on the rack answers one poll of one reader, next to or
