@@ -42,7 +42,9 @@ type players struct {
 	game    string   // the table's game the players are playing
 	games   int      // games begun
 	cleared bool     // the table was cleared after the last game
-	faults  int      // rules broken on purpose, in all games
+	checked string   // the last game compared with what was played
+	stats   SoakStats
+	onCheck func(id string, err error)
 }
 
 func newPlayers(cfg SimConfig, c *card.Card, r *game.Ruleset, l layout, hands Hands, eyes Eyes) *players {
@@ -72,6 +74,13 @@ func (p *players) step(t *Table, now time.Time, say func(track.Command) error) (
 	pace := p.cfg.Pace.D()
 	switch {
 	case t.Waiting():
+		if p.truth != nil && p.checked != t.GameID() {
+			p.checked = t.GameID()
+			err := p.stats.add(t.Game(), p.truth.State, len(p.truth.Deliberate))
+			if p.onCheck != nil {
+				p.onCheck(t.GameID(), err)
+			}
+		}
 		if p.cfg.Games > 0 && t.Played() >= p.cfg.Games {
 			return pace, true, nil
 		}
@@ -91,7 +100,6 @@ func (p *players) step(t *Table, now time.Time, say func(track.Command) error) (
 		if !ok {
 			return pace, false, nil // over: the table finishes it and waits for the racks to clear
 		}
-		p.faults = len(p.truth.Deliberate)
 		p.ops = append(turn.Ops, turn.Undo...)
 		if turn.Act.Act == game.ActDraw || turn.Act.Act == game.ActDeal {
 			pace += 2 * p.cfg.Pace.D()

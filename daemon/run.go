@@ -60,6 +60,7 @@ func Run(ctx context.Context, cfg Config, opt Options) error {
 		opt.Log = slog.New(slog.DiscardHandler)
 	}
 	d := &daemon{cfg: cfg, opt: opt, log: opt.Log}
+	begun := time.Now() // wall time, for the soak's games per second
 	if cfg.Sim.Fast {
 		start := opt.Start
 		if start.IsZero() {
@@ -102,6 +103,12 @@ func Run(ctx context.Context, cfg Config, opt Options) error {
 		return err
 	})
 	err := g.Wait()
+	if d.players != nil && d.players.stats.Games > 0 {
+		st := d.players.stats
+		d.log.Info("simulated table", "summary", st.String(), "games", st.Games, "exact", st.Exact, "committed", st.Committed,
+			"found", st.Found, "false", st.False, "missed", st.Missed, "wall", time.Since(begun).Round(time.Millisecond),
+			"games_per_s", fmt.Sprintf("%.2f", float64(st.Games)/time.Since(begun).Seconds()))
+	}
 	if errors.Is(err, errDone) || errors.Is(err, context.Canceled) {
 		return nil
 	}
@@ -148,6 +155,11 @@ func (d *daemon) build() error {
 			return errors.New("daemon: virtual players need a camera on the discards: camera: sim")
 		}
 		d.players = newPlayers(d.cfg.Sim, card.Card, rules, l, d.rig.table, d.camera)
+		d.players.onCheck = func(id string, err error) {
+			if err != nil {
+				d.log.Warn("simulated game tracked otherwise than played", "game", id, "err", err)
+			}
+		}
 		if d.table.resumed || d.table.Game().Seq > 0 {
 			if err := d.players.sitDown(d.table); err != nil {
 				return err
@@ -293,6 +305,9 @@ func (d *daemon) tick(now time.Time) error {
 				return err
 			}
 		}
+	}
+	if err := d.table.Moving(d.monitor.Moving(), now); err != nil {
+		return err
 	}
 	if err := d.table.Tick(now); err != nil {
 		return err

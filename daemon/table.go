@@ -32,7 +32,7 @@ type Table struct {
 	tracker *track.Tracker
 	// waiting: the game is over and the next begins once every rack is empty.
 	waiting bool
-	empty   map[string]bool // hardware rack zone -> read empty since the game ended
+	latest  map[string]rack.Snapshot // hardware rack zone -> its latest settled snapshot
 	played  int             // games finished since the daemon started
 	resumed bool            // the game in play was resumed from its journal
 	now     time.Time       // the time of the latest event
@@ -55,7 +55,7 @@ func openTable(cfg Config, dataDir string, d tableDeps, now time.Time, log *slog
 	if err != nil {
 		return nil, err
 	}
-	t := &Table{cfg: cfg, log: log, rules: d.rules, card: d.card, layout: d.layout, dir: dir, history: history.Path(dataDir), empty: map[string]bool{}}
+	t := &Table{cfg: cfg, log: log, rules: d.rules, card: d.card, layout: d.layout, dir: dir, history: history.Path(dataDir), latest: map[string]rack.Snapshot{}}
 	done, err := t.recordedGames()
 	if err != nil {
 		return nil, err
@@ -143,12 +143,14 @@ func (t *Table) trackConfig() track.Config {
 	return track.Config{
 		AskAfter: t.cfg.Track.AskAfter.D(), Grace: t.cfg.Track.Grace.D(), CallWindow: t.cfg.Track.CallWindow.D(),
 		Camera: t.cfg.Camera != "none",
+		Debug:  func(format string, args ...any) { t.log.Debug("track: " + fmt.Sprintf(format, args...)) },
 	}
 }
 
 // Rack takes a settled snapshot from the racks.
 func (t *Table) Rack(s rack.Snapshot) error {
 	t.at(s.At)
+	t.latest[s.Rack+"/"+string(s.Zone)] = s
 	if t.waiting {
 		return t.waitForEmpty(s)
 	}
@@ -188,6 +190,24 @@ func (t *Table) Command(c track.Command) error {
 		return err
 	}
 	return t.play(steps)
+}
+
+// Moving tells the table which rack zones are changing now.
+func (t *Table) Moving(keys []rack.Key, now time.Time) error {
+	if t.waiting {
+		return nil
+	}
+	places := make([]track.Place, 0, len(keys))
+	for _, k := range keys {
+		if at, ok := t.layout.where[k.Rack]; ok {
+			p := track.Place{Seat: at[0], Rack: at[1], Zone: track.In}
+			if k.Zone == rack.On {
+				p.Zone = track.On
+			}
+			places = append(places, p)
+		}
+	}
+	return t.play(t.tracker.Moving(places, now))
 }
 
 // Tick tells the table the time.
@@ -246,7 +266,6 @@ func (t *Table) finish() error {
 	}
 	t.played++
 	t.waiting = true
-	t.empty = map[string]bool{}
 	t.log.Info("game over", "game", t.game, "reason", s.Result.Reason, "scores", s.Result.Scores)
 	t.publish()
 	return nil
@@ -276,19 +295,16 @@ func (t *Table) record(g *journal.Game) error {
 	return db.Close()
 }
 
-// waitForEmpty starts the next game once every rack zone reads empty after a game ended.
+// waitForEmpty starts the next game once every rack zone reads empty after a game ended (a
+// zone never reported since the daemon started has not changed from empty).
 func (t *Table) waitForEmpty(s rack.Snapshot) error {
-	if _, ok := t.layout.where[s.Rack]; !ok {
-		return nil
-	}
-	key := s.Rack + "/" + string(s.Zone)
-	t.empty[key] = s.Count == 0 && len(s.Tiles) == 0
-	if len(t.empty) < 2*len(t.layout.where) {
-		return nil
-	}
-	for _, e := range t.empty {
-		if !e {
-			return nil
+	for _, racks := range t.layout.racks {
+		for _, name := range racks {
+			for _, z := range rack.Zones {
+				if l, ok := t.latest[name+"/"+string(z)]; ok && (l.Count > 0 || len(l.Tiles) > 0) {
+					return nil
+				}
+			}
 		}
 	}
 	return t.newGame(s.At)

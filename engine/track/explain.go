@@ -109,7 +109,8 @@ func (t *Tracker) drawAndThrow(exp [][2]expect, usedSeen []bool) []candidate {
 		return nil
 	}
 	for i, d := range t.seen {
-		if usedSeen[i] || !d.Known || s.Unseen[d.Face] == 0 || t.now.Sub(d.At) < t.cfg.Grace {
+		if usedSeen[i] || !d.Known || s.Unseen[d.Face] == 0 || t.now.Sub(d.At) < t.cfg.Grace || t.seatMoving(s.Turn) ||
+			t.now.Sub(t.changed[s.Turn]) < t.cfg.Grace {
 			continue
 		}
 		if p, ok := t.seatPicture(exp, s.Turn); !ok || p.minus[0][d.Face]+p.minus[1][d.Face] > 0 {
@@ -329,7 +330,7 @@ func (t *Tracker) discards(p *seatPicture, usedSeen []bool) []candidate {
 	for r := 1; r <= 2; r++ {
 		for f := tile.Face(0); f < tile.NumFaces; f++ {
 			for p.minus[r-1][f] > 0 {
-				i := t.seenEvent(f, usedSeen)
+				i := t.seenEvent(f, usedSeen, t.readAt(p.seat, r, In))
 				if i < 0 {
 					break
 				}
@@ -338,26 +339,40 @@ func (t *Tracker) discards(p *seatPicture, usedSeen []bool) []candidate {
 				}
 				usedSeen[i] = true
 				p.minus[r-1][f]--
-				out = append(out, candidate{act: game.Action{Seat: p.seat, Act: game.ActDiscard, Tiles: []tile.Face{f}, Rack: r}, seen: i, taken: -1, at: t.readAt(p.seat, r, In)})
+				// The camera dates a discard better than the rack, which may settle late.
+				at := t.readAt(p.seat, r, In)
+				if s := t.seen[i].At; s.Before(at) {
+					at = s
+				}
+				out = append(out, candidate{act: game.Action{Seat: p.seat, Act: game.ActDiscard, Tiles: []tile.Face{f}, Rack: r}, seen: i, taken: -1, at: at})
 			}
 		}
 	}
 	return out
 }
 
-// seenEvent finds an unused camera arrival of face f, or of a tile the camera could not name.
-func (t *Tracker) seenEvent(f tile.Face, used []bool) int {
-	unknown := -1
+// seenEvent finds the unused camera arrival that matches a tile of face f gone from a rack
+// around near: one read as f, else one the camera could not name (no more than AskAfter from
+// near), the closest in time.
+func (t *Tracker) seenEvent(f tile.Face, used []bool, near time.Time) int {
+	best, bestKnown := -1, false
+	var bestGap time.Duration
 	for i, d := range t.seen {
-		switch {
-		case used[i]:
-		case d.Known && d.Face == f:
-			return i
-		case !d.Known && unknown < 0:
-			unknown = i
+		if used[i] || (d.Known && d.Face != f) {
+			continue
+		}
+		gap := d.At.Sub(near)
+		if gap < 0 {
+			gap = -gap
+		}
+		if !d.Known && gap > t.cfg.AskAfter {
+			continue
+		}
+		if best < 0 || (d.Known && !bestKnown) || (d.Known == bestKnown && gap < bestGap) {
+			best, bestKnown, bestGap = i, d.Known, gap
 		}
 	}
-	return unknown
+	return best
 }
 
 // takenEvent finds an unused camera departure of face f (or of an unnamed tile), marking it used.

@@ -55,7 +55,10 @@ type RackReading struct {
 	// Problem says what is wrong with the reading when it is not Complete, for the players
 	// ("reader in-07 silent", "weight says 14 tiles, tags say 13").
 	Problem string
-	At      time.Time
+	// At is when the reading settled; Since, when the zone first read this way (the time its
+	// tiles changed, earlier than At when a flapping tag kept it from settling). Zero: At.
+	At    time.Time
+	Since time.Time
 }
 
 // DiscardReading is the camera's report on the discard area: a tile that appeared there and

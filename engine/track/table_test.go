@@ -101,7 +101,7 @@ func (ft *fakeTable) jitter() time.Duration {
 // reading is what the sensors of a zone report now.
 func (ft *fakeTable) reading(p Place) RackReading {
 	z := ft.zone(p)
-	r := RackReading{Place: p, Count: z.tiles.Total(), CountKnown: true, Complete: true, At: ft.now}
+	r := RackReading{Place: p, Count: z.tiles.Total(), CountKnown: true, Complete: true, At: ft.now, Since: z.touched}
 	if p.Zone == In {
 		r.Tiles = z.tiles
 		return r

@@ -50,6 +50,8 @@ type Tracker struct {
 	refused map[string]time.Time
 	// holding is when acts that break a rule were first held back for unexplained evidence.
 	holding time.Time
+	// moving are the rack zones reading otherwise than their last settled reading now.
+	moving map[Place]bool
 }
 
 // New starts tracking from s: a new game, or one replayed from its journal after a restart
@@ -80,9 +82,35 @@ func (t *Tracker) Rack(r RackReading) []Step {
 	return t.settle()
 }
 
+// Moving takes the rack zones whose readings are changing now (tiles in motion, a hand over a
+// rack, a tag flapping): nothing is concluded about a seat from the racks' silence (a drawn
+// tile thrown before its rack settled) while one of its zones moves.
+func (t *Tracker) Moving(places []Place, at time.Time) []Step {
+	t.advance(at)
+	if len(places) == 0 && len(t.moving) == 0 {
+		return nil
+	}
+	t.moving = map[Place]bool{}
+	for _, p := range places {
+		t.moving[p] = true
+	}
+	return t.settle()
+}
+
+// seatMoving reports whether any of a seat's rack zones is changing now.
+func (t *Tracker) seatMoving(seat int) bool {
+	for p := range t.moving {
+		if p.Seat == seat {
+			return true
+		}
+	}
+	return false
+}
+
 // Discard takes the camera's report of a tile arriving in or leaving the discard area.
 func (t *Tracker) Discard(d DiscardReading) []Step {
 	t.advance(d.At)
+	t.debugf("%v camera: seen %v %v known %v", d.At.Format("15:04:05.000"), d.Seen, d.Face, d.Known)
 	switch {
 	case d.Seen && t.owedSeen > 0:
 		t.owedSeen--

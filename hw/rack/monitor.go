@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -76,6 +77,21 @@ func (m *Monitor) noteHealth(k Key, fs []Fault) {
 		}
 	}
 	m.health[k] = slices.Clone(fs)
+}
+
+// Moving lists the zones that read otherwise than their last snapshot now (tiles in motion,
+// a hand over a rack, a flapping tag), sorted.
+func (m *Monitor) Moving() []Key {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []Key
+	for k, st := range m.stab {
+		if st.Moving() {
+			out = append(out, k)
+		}
+	}
+	slices.SortFunc(out, func(a, b Key) int { return strings.Compare(a.String(), b.String()) })
+	return out
 }
 
 // Health is the latest fault list of every zone scanned so far, sorted by rack and zone.

@@ -54,8 +54,11 @@ const (
 // engine/track consumes: Tiles are faces read from enrolled tags only; Count is the best tile
 // count (weight when the zone is weighed and the weight is unambiguous, else the tag count).
 type Snapshot struct {
-	Seq         uint64      `json:"seq"`
-	At          time.Time   `json:"at"`
+	Seq uint64    `json:"seq"`
+	At  time.Time `json:"at"`
+	// Since is when the zone first read this way: the time its tiles changed, which a tag
+	// flapping for a while may have kept from settling until At.
+	Since       time.Time   `json:"since"`
 	Rack        string      `json:"rack"`
 	Zone        Zone        `json:"zone"`
 	Tiles       []tile.Face `json:"tiles"`

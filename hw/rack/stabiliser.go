@@ -21,6 +21,9 @@ type Stabiliser struct {
 	last      string
 	emitted   bool
 	seq       uint64
+	// firstSeen is when each reading was first observed since the last snapshot: a snapshot
+	// held back by a flapping tag still says when its tiles really changed.
+	firstSeen map[string]time.Time
 }
 
 // NewStabiliser returns a stabiliser with the given window (DefaultSettle if zero).
@@ -38,6 +41,12 @@ func (s *Stabiliser) Observe(o *Observation, now time.Time) (Snapshot, bool) {
 		return Snapshot{}, false
 	}
 	sig := o.signature()
+	if s.firstSeen == nil {
+		s.firstSeen = map[string]time.Time{}
+	}
+	if _, ok := s.firstSeen[sig]; !ok && len(s.firstSeen) < 64 {
+		s.firstSeen[sig] = now
+	}
 	if sig != s.cand || s.candReads == 0 {
 		s.cand, s.candSince, s.candReads = sig, now, 1
 		return Snapshot{}, false
@@ -49,6 +58,14 @@ func (s *Stabiliser) Observe(o *Observation, now time.Time) (Snapshot, bool) {
 	s.last, s.emitted = sig, true
 	s.seq++
 	snap := o.snapshot()
-	snap.Seq, snap.At = s.seq, now
+	snap.Seq, snap.At, snap.Since = s.seq, now, s.candSince
+	if first, ok := s.firstSeen[sig]; ok {
+		snap.Since = first
+	}
+	clear(s.firstSeen)
 	return snap, true
 }
+
+// Moving reports whether the zone reads otherwise than its last snapshot now: tiles in motion,
+// a hand over the rack, or a tag flapping. A tracker waits while a zone moves.
+func (s *Stabiliser) Moving() bool { return s.cand == "" || s.cand != s.last }

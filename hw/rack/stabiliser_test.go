@@ -59,3 +59,29 @@ func TestStabiliserCases(t *testing.T) {
 		})
 	}
 }
+
+func TestStabiliserMoving(t *testing.T) {
+	s := NewStabiliser(100 * time.Millisecond)
+	t0 := time.Unix(0, 0)
+	one := &Observation{Rack: "r", Zone: In, Tagged: true}
+	one.Tiles[3] = 1
+	if !s.Moving() {
+		t.Fatal("a zone never settled is not moving")
+	}
+	for i := 0; i < 4; i++ {
+		s.Observe(one, t0.Add(time.Duration(i)*50*time.Millisecond))
+	}
+	if s.Moving() {
+		t.Fatal("settled zone reported moving")
+	}
+	two := *one
+	two.Tiles[4] = 1
+	s.Observe(&two, t0.Add(time.Second))
+	if !s.Moving() {
+		t.Fatal("a changed reading is not reported moving")
+	}
+	s.Observe(one, t0.Add(time.Second+50*time.Millisecond))
+	if s.Moving() {
+		t.Fatal("back to the settled reading, still moving")
+	}
+}

@@ -1,0 +1,70 @@
+package daemon
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/siamesetable/siamesed/engine/game"
+)
+
+// SoakStats count how the tracker fared against what the virtual players really did.
+type SoakStats struct {
+	Games     int `json:"games"`
+	Exact     int `json:"exact"`     // games tracked exactly as played
+	Committed int `json:"committed"` // rules broken on purpose
+	Found     int `json:"found"`     // faults the referee named
+	False     int `json:"false"`     // faults named that nobody committed
+	Missed    int `json:"missed"`    // rules broken on purpose that went unnamed
+}
+
+func (s SoakStats) String() string {
+	return fmt.Sprintf("%d games, %d tracked exactly; %d rules broken on purpose, %d faults named, %d false, %d missed",
+		s.Games, s.Exact, s.Committed, s.Found, s.False, s.Missed)
+}
+
+// add counts one finished game.
+func (s *SoakStats) add(tracked, played game.State, committed int) error {
+	s.Games++
+	found := faultCount(tracked)
+	s.Committed += committed
+	s.Found += found
+	s.False += max(0, found-committed)
+	s.Missed += max(0, committed-found)
+	err := sameGame(tracked, played)
+	if err == nil {
+		s.Exact++
+	}
+	return err
+}
+
+// faultCount counts the acts of a game that broke a rule, from its warnings.
+func faultCount(s game.State) int {
+	seqs := map[int]bool{}
+	for _, w := range s.Warnings {
+		if w.Kind != game.DeadHand || strings.Contains(w.Rule, "tile-count") {
+			seqs[w.Seq] = true
+		}
+	}
+	return len(seqs)
+}
+
+// sameGame compares the tracked game with the played one: every rack, exposure and discard,
+// and the result.
+func sameGame(a, b game.State) error {
+	for i := range a.Seats {
+		for r := range a.Seats[i].Racks {
+			ra, rb := &a.Seats[i].Racks[r], &b.Seats[i].Racks[r]
+			if ra.Concealed != rb.Concealed || len(ra.Exposures) != len(rb.Exposures) || ra.Dead != rb.Dead {
+				return fmt.Errorf("seat %d rack %d: tracked %v %v %q, played %v %v %q", i, r+1, ra.Concealed, ra.Exposures, ra.Dead, rb.Concealed, rb.Exposures, rb.Dead)
+			}
+		}
+	}
+	if !slices.Equal(a.Discards, b.Discards) {
+		return fmt.Errorf("discards: tracked %v, played %v", a.Discards, b.Discards)
+	}
+	if (a.Result == nil) != (b.Result == nil) || (a.Result != nil && (a.Result.Reason != b.Result.Reason || !slices.Equal(a.Result.Scores, b.Result.Scores))) {
+		return fmt.Errorf("result: tracked %+v, played %+v", a.Result, b.Result)
+	}
+	return nil
+}

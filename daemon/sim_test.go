@@ -1,0 +1,114 @@
+package daemon
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/siamesetable/siamesed/engine/game"
+	"github.com/siamesetable/siamesed/internal/clock"
+	"github.com/siamesetable/siamesed/journal"
+)
+
+// fastConfig is a soak run of the simulated table: a simulated clock, n games.
+func fastConfig(n int, faults float64) Config {
+	c := Defaults()
+	c.HTTP = "127.0.0.1:0"
+	c.Sim.Fast, c.Sim.Games, c.Sim.Faults = true, n, faults
+	c.Sim.Noise = NoiseConfig{TagDropout: 0.002, BusError: 0.00002, GhostTag: 0.0002, WeightSpike: 0.001, UnknownDiscard: 0.05}
+	return c
+}
+
+// simRun is a fast simulated run kept for inspection.
+type simRun struct {
+	d     *daemon
+	games []finished // each game as the players played it and as the table tracked it
+}
+
+type finished struct {
+	id      string
+	truth   game.State
+	tracked game.State
+	log     []game.Action
+	faults  int // committed on purpose
+}
+
+// runSim runs cfg on a simulated clock in this process, recording every finished game.
+func runSim(t testing.TB, cfg Config, dataDir string) *simRun {
+	t.Helper()
+	log := slog.New(slog.DiscardHandler)
+	if os.Getenv("DAEMON_DEBUG") != "" {
+		log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	d := &daemon{cfg: cfg, opt: Options{DataDir: dataDir, Log: log}, log: log, clk: clock.NewFake(time.Date(2026, 11, 23, 19, 0, 0, 0, time.UTC))}
+	if err := d.build(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(d.close)
+	r := &simRun{d: d}
+	var lastGame string
+	var truth game.State
+	var truthLog []game.Action
+	var faults int
+	d.table.Publish = func(s State) {
+		p := d.players
+		if p != nil && p.truth != nil {
+			truth, truthLog, faults = p.truth.State, p.truth.Log(), len(p.truth.Deliberate)
+		}
+		if s.Waiting && s.Game != lastGame {
+			lastGame = s.Game
+			r.games = append(r.games, finished{id: s.Game, truth: truth, tracked: d.table.Game(), log: slices.Clone(truthLog), faults: faults})
+		}
+	}
+	if err := d.runFast(context.Background()); err != nil && err != errDone {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestSimulatedGamesAreTrackedFromTheSensors: virtual players play whole games on the simulated
+// table (real drivers on emulated chips, sensor noise, the simulated camera); the daemon follows
+// them from the sensors alone and must end each game exactly as it was played, with no
+// infraction nobody committed.
+func TestSimulatedGamesAreTrackedFromTheSensors(t *testing.T) {
+	n := 6
+	if testing.Short() {
+		n = 2
+	}
+	r := runSim(t, fastConfig(n, 0), t.TempDir())
+	if len(r.games) != n {
+		t.Fatalf("%d games finished, want %d", len(r.games), n)
+	}
+	for _, g := range r.games {
+		if err := sameGame(g.tracked, g.truth); err != nil {
+			t.Errorf("game %s: %v", g.id, err)
+		}
+		if found := faultCount(g.tracked); found != g.faults {
+			t.Errorf("game %s: %d faults found, %d committed on purpose", g.id, found, g.faults)
+		}
+	}
+}
+
+// TestSimulatedGameEqualsItsJournalReplayed: every game the daemon played, replayed from its
+// journal by `siamesed replay`'s code, ends exactly as the daemon ended it.
+func TestSimulatedGameEqualsItsJournalReplayed(t *testing.T) {
+	dir := t.TempDir()
+	r := runSim(t, fastConfig(2, 0.01), dir)
+	if len(r.games) != 2 {
+		t.Fatalf("%d games", len(r.games))
+	}
+	for _, g := range r.games {
+		jg, err := journal.Load(filepath.Join(dir, "games", g.id+".jsonl"), journal.Sources{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if jg.State.Seq != g.tracked.Seq || !reflect.DeepEqual(jg.State.Result, g.tracked.Result) || !reflect.DeepEqual(jg.State.PublicView(), g.tracked.PublicView()) {
+			t.Fatalf("game %s: replayed %d acts to %+v, the daemon played %d to %+v", g.id, jg.State.Seq, jg.State.Result, g.tracked.Seq, g.tracked.Result)
+		}
+	}
+}
