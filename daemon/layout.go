@@ -10,8 +10,8 @@ import (
 
 // layout maps the hardware's racks to seats: which rack is which player's rack 1 and rack 2.
 type layout struct {
-	names []string         // seat names, East first
-	racks [][2]string      // [seat] -> hardware rack names of rack 1 and rack 2
+	names []string          // seat names, East first
+	racks [][2]string       // [seat] -> hardware rack names of rack 1 and rack 2
 	where map[string][2]int // hardware rack name -> seat, rack
 }
 

@@ -33,9 +33,9 @@ type Table struct {
 	// waiting: the game is over and the next begins once every rack is empty.
 	waiting bool
 	latest  map[string]rack.Snapshot // hardware rack zone -> its latest settled snapshot
-	played  int             // games finished since the daemon started
-	resumed bool            // the game in play was resumed from its journal
-	now     time.Time       // the time of the latest event
+	played  int                      // games finished since the daemon started
+	resumed bool                     // the game in play was resumed from its journal
+	now     time.Time                // the time of the latest event
 
 	// Publish, when set, hears the table's state after every change.
 	Publish func(State)
