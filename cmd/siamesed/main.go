@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+
+	"github.com/siamesetable/siamesed/vision/classify"
 )
 
 // command is one subcommand. run gets the arguments after the command's words and writes its
@@ -44,6 +46,7 @@ func (e exitCode) Error() string { return e.err.Error() }
 func (e exitCode) Unwrap() error { return e.err }
 
 func main() {
+	classify.ServeProbe() // when started as a model probe (see classify.Probe), only that
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := dispatch(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/siamesetable/siamesed/vision/classify"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -48,4 +50,10 @@ func TestUsage(t *testing.T) {
 	if code != 2 || !strings.Contains(errs, `unknown command "frobnicate"`) {
 		t.Errorf("unknown command: exit %d, stderr %q", code, errs)
 	}
+}
+
+// TestMain lets this test binary serve as the child process that loads a model first.
+func TestMain(m *testing.M) {
+	classify.ServeProbe()
+	os.Exit(m.Run())
 }

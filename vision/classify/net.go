@@ -1,10 +1,12 @@
 package classify
 
 import (
+	"crypto/sha256"
 	_ "embed"
 	"fmt"
 	"image"
 	"os"
+	"strings"
 
 	"gocv.io/x/gocv"
 )
@@ -15,6 +17,20 @@ import (
 //go:embed model/tiles.onnx
 var builtinModel []byte
 
+// builtinSum is the SHA-256 of the built-in model as trained (sha256sum's format): a damaged copy
+// is refused before anything reads it.
+//
+//go:embed model/tiles.onnx.sha256
+var builtinSum string
+
+func checkBuiltin() error {
+	want, _, _ := strings.Cut(builtinSum, " ")
+	if got := fmt.Sprintf("%x", sha256.Sum256(builtinModel)); got != strings.TrimSpace(want) {
+		return fmt.Errorf("%w: %s: SHA-256 %s, want %s (model/tiles.onnx.sha256)", ErrBadModel, BuiltinModel, got, want)
+	}
+	return nil
+}
+
 // BuiltinModel names the built-in model in errors and reports.
 const BuiltinModel = "vision/classify/model/tiles.onnx (built in)"
 
@@ -24,9 +40,13 @@ const BuiltinModel = "vision/classify/model/tiles.onnx (built in)"
 // right ones, so 0.1 stays (docs/vision.md).
 const NetThreshold = 0.1
 
+// NetMinSimilarity is the default similarity below which the network's answer is unknown.
+const NetMinSimilarity = 0.5
+
 // NewNet returns an empty classifier on the embedding network in the ONNX file at path, or on the
-// built-in model when path is "". The file is checked (CheckONNX) before OpenCV sees it. Close
-// frees the network.
+// built-in model when path is "". The file is checked (CheckONNX; the built-in model also against
+// its SHA-256), then loaded in a child process (Probe), and only then by OpenCV here, since OpenCV
+// aborts the process on some malformed models. Close frees the network.
 func NewNet(path string) (*Classifier, error) {
 	name, data := BuiltinModel, builtinModel
 	if path != "" {
@@ -35,12 +55,20 @@ func NewNet(path string) (*Classifier, error) {
 			return nil, fmt.Errorf("classify: model: %w", err)
 		}
 		name = path
+	} else if err := checkBuiltin(); err != nil {
+		return nil, err
+	}
+	if _, err := CheckONNX(name, data); err != nil {
+		return nil, err
+	}
+	if err := Probe(name, data); err != nil {
+		return nil, err
 	}
 	n, err := loadNet(name, data)
 	if err != nil {
 		return nil, err
 	}
-	return &Classifier{Threshold: NetThreshold, EnrolViews: NetEnrolViews(), emb: n, nearest: 1}, nil
+	return &Classifier{Threshold: NetThreshold, MinSimilarity: NetMinSimilarity, EnrolViews: NetEnrolViews(), emb: n, nearest: 1}, nil
 }
 
 // NetEnrolViews are NewNet's enrolment views: the crop as it is and four windows 8% smaller,
