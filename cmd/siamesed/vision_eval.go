@@ -30,6 +30,11 @@ func visionEval(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	views := fs.String("views", "", `views each test crop is embedded through, averaged: "ZOOM[/DX/DY],..." ("1": as it is); "" for the classifier's own`)
 	enrolViews := fs.String("enroll-views", "", `views each enrolment crop is kept through, same form; "" for the classifier's own`)
 	artDir := fs.String("synthetic", "", "instead: detection and classification on synthetic frames rendered from this tile-art/png folder")
+	exclude := fs.String("exclude", "", "labels.csv of crops in --enroll to leave out before splitting (the network's training photos)")
+	seeds := fs.String("seeds", "", `with --split: run each seed of this list ("1,2,3,4,5") and print the spread`)
+	conditions := fs.Bool("conditions", false, "also classify the test crops loose, tight, off-centre, dim, unevenly lit and blurred")
+	nontile := fs.Int("nontile", 0, "also classify this many non-tile crops of each kind (felt, wood, cloth, hand, tile back, ...); all should be unknown")
+	others := fs.String("others", "", "with --nontile: a folder of photos of other things to cut tile-shaped patches from")
 	frames := fs.Int("frames", 20, "with --synthetic: frames to render")
 	tiles := fs.Int("tiles", 12, "with --synthetic: tiles per frame")
 	if err := parseFlags(fs, args); err != nil {
@@ -57,6 +62,15 @@ func visionEval(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	if enrolItems, err = excluding(enrolItems, *exclude); err != nil {
+		return err
+	}
+	if *seeds != "" {
+		if *split == 0 {
+			return fmt.Errorf("%w: --seeds needs --split", errUsage)
+		}
+		return visionEvalSeeds(ctx, stdout, c, *enrolDir, enrolItems, *split, *seeds)
+	}
 	dir, testItems := *testDir, []labels.Item(nil)
 	if *split > 0 {
 		dir = *enrolDir
@@ -80,7 +94,14 @@ func visionEval(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		fmt.Fprintf(stdout, "  %-3v -> %-3v %d\n", p.Want, p.Got, p.Count)
 	}
 	r.Confused = nil // printed above; the JSON line stays short
-	line, err := json.Marshal(r)
+	extra, err := visionEvalExtra(stdout, c, dir, testItems, *conditions, *nontile, *others, *seed)
+	if err != nil {
+		return err
+	}
+	line, err := json.Marshal(struct {
+		eval.Report
+		evalExtra
+	}{r, extra})
 	if err != nil {
 		return err
 	}

@@ -244,3 +244,6 @@ func (c *Classifier) classifyVec(q []float32) Result {
 	r.Known = r.Why == None
 	return r
 }
+
+// Reset forgets every enrolled example, keeping the model.
+func (c *Classifier) Reset() { c.examples, c.crops = nil, 0 }
