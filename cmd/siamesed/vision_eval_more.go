@@ -18,14 +18,15 @@ import (
 	"github.com/siamesetable/siamesed/vision/labels"
 )
 
-// excluding drops the items listed in the labels file at path ("" drops none).
-func excluding(items []labels.Item, path string) ([]labels.Item, error) {
+// excluding drops the items listed in the labels file at path ("" drops none), or with keep
+// those not listed.
+func excluding(items []labels.Item, path string, keep bool) ([]labels.Item, error) {
 	if path == "" {
 		return items, nil
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("--exclude: %w", err)
+		return nil, fmt.Errorf("vision eval: %w", err)
 	}
 	defer f.Close()
 	drop, err := labels.Parse(path, f)
@@ -36,7 +37,7 @@ func excluding(items []labels.Item, path string) ([]labels.Item, error) {
 	for _, it := range drop {
 		gone[it.Image] = true
 	}
-	return slices.DeleteFunc(slices.Clone(items), func(it labels.Item) bool { return gone[it.Image] }), nil
+	return slices.DeleteFunc(slices.Clone(items), func(it labels.Item) bool { return gone[it.Image] != keep }), nil
 }
 
 // evalExtra is what --conditions and --nontile add to the JSON line.
