@@ -66,3 +66,20 @@ func TestCentreCutsToTheTile(t *testing.T) {
 		got.Close()
 	}
 }
+
+// BenchmarkCentre: one loose crop of the extractor's size brought back to its tile.
+func BenchmarkCentre(b *testing.B) {
+	art, err := synth.LoadArt(artDir(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer art.Close()
+	loose := gocv.NewMat()
+	defer loose.Close()
+	gocv.CopyMakeBorder(art.Face(tile.Dot7), &loose, 24, 24, 18, 18, gocv.BorderConstant, color.RGBA{40, 110, 30, 0})
+	gocv.Resize(loose, &loose, image.Pt(detect.CropW, detect.CropH), 0, 0, gocv.InterpolationArea)
+	for b.Loop() {
+		m := detect.Centre(loose)
+		m.Close()
+	}
+}
