@@ -3,16 +3,19 @@
 
 Inputs (see README.md in this folder):
   --photos DIR     a crop folder with the photos-dev layout (labels.csv, images/)
-  --list CSV       the crops of DIR to train on (labels.csv format), e.g. the enrolment half that
-                   `siamesed vision split --dir DIR --split 0.5 --seed 1` prints. Nothing else in
-                   DIR is read, so the matching test half stays unseen.
+  --list CSV       the crops of DIR to train on (labels.csv format): train-photos.csv, the fixed
+                   third `siamesed vision split --dir DIR --split 0.3333 --seed 15` prints. Nothing
+                   else in DIR is read, so every other photo stays unseen (vision eval --exclude
+                   leaves these out of every measurement).
   --faces DIR      one BGR image per face named <tile>.png (1B.png ... J.png), as
                    `siamesed vision art --out DIR` writes them from ../shared/data/tile-art.
   --out FILE       the ONNX model.
 
 The network maps a 3x64x48 BGR crop (portrait, pixels / 255) to a 128-number embedding. It is
 trained as a cosine classifier (CosFace margin) over the faces; the class weights are thrown away:
-at the table the recogniser compares embeddings with the table's own enrolled crops.
+at the table the recogniser compares embeddings with the table's own enrolled crops. One more
+class, "none", takes the non-tile crops negatives.py draws, so that they land away from every face
+and the recogniser can answer "unknown".
 
 Debian packages only: python3-torch (1.13), python3-opencv, python3-numpy.
 """
