@@ -6,8 +6,9 @@
 //	synth     synthetic frames rendered from the CC0 tile artwork, with their ground truth
 //	calib     the four corners of the discard area, a perspective warp, saved as YAML
 //	detect    motion gating, change against a stable reference, tile extraction to canonical crops
-//	classify  enrolment from example crops and nearest-neighbour classification with a confidence
+//	classify  enrolment from example crops, nearest-neighbour classification, "unknown" when too far or too close
 //	discard   settled frames to DiscardSeen / DiscardTaken events
+//	enrol     an enrolment folder from photos a user already has (labels.csv)
 //	labels    the labels.csv of an enrolment or test folder (the layout of shared/data/photos-dev)
 //
 // Everything but labels and calib's parser links OpenCV through gocv.

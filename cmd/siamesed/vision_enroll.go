@@ -14,12 +14,13 @@ import (
 	"github.com/siamesetable/siamesed/engine/tile"
 	"github.com/siamesetable/siamesed/vision/calib"
 	"github.com/siamesetable/siamesed/vision/detect"
+	"github.com/siamesetable/siamesed/vision/enrol"
 	"github.com/siamesetable/siamesed/vision/labels"
 	"github.com/siamesetable/siamesed/vision/source"
 )
 
 func init() {
-	register("enroll camera", "show each face to the camera once; saves crops for the recogniser: enroll camera --source SRC --out DIR [--calib F] [--faces \"1B 2B ...\"]", enrollCamera)
+	register("enroll camera", "show each face to the camera once, or give a folder of labelled photos (labels.csv); saves crops for the recogniser: enroll camera --source SRC --out DIR [--calib F] [--faces \"1B 2B ...\"]", enrollCamera)
 }
 
 func enrollCamera(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -35,6 +36,17 @@ func enrollCamera(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	want, err := tile.ParseList(*faces)
 	if *out == "" || err != nil || len(want) == 0 || fs.NArg() > 0 {
 		return fmt.Errorf("%w: want --out DIR and a list of faces (%v)", errUsage, err)
+	}
+	if _, err := os.Stat(filepath.Join(*src, labels.FileName)); err == nil {
+		n, missing, err := enrol.FromLabelled(*src, *out, want)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "enrolled %d labelled crops from %s in %s\n", n, *src, *out)
+		if len(missing) > 0 {
+			fmt.Fprintf(stderr, "enroll: no crop of %s: those faces will be asked about at the table\n", tile.Format(missing))
+		}
+		return nil
 	}
 	var warper *calib.Warper
 	if *calPath != "" {
@@ -70,7 +82,7 @@ func enrollCamera(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		}
 		if err := s.Read(&frame); err != nil {
 			if errors.Is(err, io.EOF) {
-				return fmt.Errorf("enroll: the source ended after %d of %d faces (saved in %s)", len(e.items), len(want), *out)
+				return fmt.Errorf("enroll: the source ended after %d of %d faces (saved in %s)%s", len(e.items), len(want), *out, endHint(e))
 			}
 			return err
 		}
@@ -92,6 +104,16 @@ func enrollCamera(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	fmt.Fprintf(stdout, "enrolled %d faces in %s\n", len(e.items), *out)
 	return nil
+}
+
+// endHint says what a source that ended too soon must look like.
+func endHint(e *enroller) string {
+	if e.empty != nil && len(e.items) > 0 {
+		return ""
+	}
+	return "; a camera or video source must first show the empty discard area, then each face alone, " +
+		"one after another, each held still for a few frames; photos of single tiles need a labels.csv " +
+		"(image,tile) beside an images/ folder, see docs/vision.md"
 }
 
 func allFaces() string {

@@ -25,11 +25,18 @@ func visionEval(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	split := fs.Float64("split", 0, "enrol on this share of each tile's crops in --enroll and test on the rest")
 	seed := fs.Uint64("seed", 1, "seed of the split")
 	top := fs.Int("top", 10, "how many confused pairs to print")
-	threshold := fs.Float64("threshold", -1, "confidence below which the answer is unknown (default: the classifier's own)")
+	threshold := fs.Float64("threshold", -1, "confidence (margin over the runner-up face) below which the answer is unknown (default: the classifier's own)")
+	minSim := fs.Float64("min-similarity", -1, "similarity to the nearest enrolled crop below which the answer is unknown (default: the classifier's own)")
 	model := fs.String("model", "", `embedding network (ONNX file); "" for the built-in one, "features" for the hand-made features`)
 	views := fs.String("views", "", `views each test crop is embedded through, averaged: "ZOOM[/DX/DY],..." ("1": as it is); "" for the classifier's own`)
 	enrolViews := fs.String("enroll-views", "", `views each enrolment crop is kept through, same form; "" for the classifier's own`)
 	artDir := fs.String("synthetic", "", "instead: detection and classification on synthetic frames rendered from this tile-art/png folder")
+	exclude := fs.String("exclude", "", "labels.csv of crops in --enroll to leave out before splitting (the network's training photos)")
+	within := fs.String("within", "", "labels.csv of crops in --enroll to keep, the rest left out before splitting (to choose thresholds on the training photos)")
+	seeds := fs.String("seeds", "", `with --split: run each seed of this list ("1,2,3,4,5") and print the spread`)
+	conditions := fs.Bool("conditions", false, "also classify the test crops loose, tight, off-centre, dim, unevenly lit and blurred")
+	nontile := fs.Int("nontile", 0, "also classify this many non-tile crops of each kind (felt, wood, cloth, hand, tile back, ...); all should be unknown")
+	others := fs.String("others", "", "with --nontile: a folder of photos of other things to cut tile-shaped patches from")
 	frames := fs.Int("frames", 20, "with --synthetic: frames to render")
 	tiles := fs.Int("tiles", 12, "with --synthetic: tiles per frame")
 	if err := parseFlags(fs, args); err != nil {
@@ -42,7 +49,7 @@ func visionEval(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if !synthetic && (*enrolDir == "" || (*testDir == "") == (*split == 0) || *split < 0 || *split >= 1 || fs.NArg() > 0) {
 		return fmt.Errorf("%w: want --enroll DIR and either --test DIR or --split F in (0,1)", errUsage)
 	}
-	c, err := newClassifier(*model, *threshold)
+	c, err := newClassifier(*model, *threshold, *minSim)
 	if err != nil {
 		return err
 	}
@@ -56,6 +63,18 @@ func visionEval(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	enrolItems, err := labels.Read(*enrolDir)
 	if err != nil {
 		return err
+	}
+	if enrolItems, err = excluding(enrolItems, *exclude, false); err != nil {
+		return err
+	}
+	if enrolItems, err = excluding(enrolItems, *within, true); err != nil {
+		return err
+	}
+	if *seeds != "" {
+		if *split == 0 {
+			return fmt.Errorf("%w: --seeds needs --split", errUsage)
+		}
+		return visionEvalSeeds(ctx, stdout, c, *enrolDir, enrolItems, *split, *seeds)
 	}
 	dir, testItems := *testDir, []labels.Item(nil)
 	if *split > 0 {
@@ -80,7 +99,14 @@ func visionEval(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		fmt.Fprintf(stdout, "  %-3v -> %-3v %d\n", p.Want, p.Got, p.Count)
 	}
 	r.Confused = nil // printed above; the JSON line stays short
-	line, err := json.Marshal(r)
+	extra, err := visionEvalExtra(stdout, c, dir, testItems, *conditions, *nontile, *others, *seed)
+	if err != nil {
+		return err
+	}
+	line, err := json.Marshal(struct {
+		eval.Report
+		evalExtra
+	}{r, extra})
 	if err != nil {
 		return err
 	}
@@ -102,6 +128,12 @@ func visionEvalSynthetic(stdout io.Writer, c *classify.Classifier, artDir string
 		return err
 	}
 	fmt.Fprintf(stdout, "synthetic: %d frames, %d tiles placed, %d found, %d found where none was\n", r.Frames, r.N, r.Found, r.Extra)
+	for _, x := range []struct {
+		name string
+		fc   eval.FaceCount
+	}{{"jokers", r.Jokers}, {"flowers", r.Flowers}} {
+		fmt.Fprintf(stdout, "%-8s %d placed, %d named right, %d known\n", x.name, x.fc.N, x.fc.Right, x.fc.Known)
+	}
 	line, err := json.Marshal(r)
 	if err != nil {
 		return err
@@ -111,8 +143,9 @@ func visionEvalSynthetic(stdout io.Writer, c *classify.Classifier, artDir string
 }
 
 // newClassifier returns an empty classifier on the network in model ("" for the built-in one) or
-// on the hand-made features (model "features"), with threshold unless it is negative.
-func newClassifier(model string, threshold float64) (*classify.Classifier, error) {
+// on the hand-made features (model "features"), with threshold and minimum similarity unless
+// they are negative.
+func newClassifier(model string, threshold, minSim float64) (*classify.Classifier, error) {
 	c := classify.New()
 	if model != "features" {
 		var err error
@@ -122,6 +155,9 @@ func newClassifier(model string, threshold float64) (*classify.Classifier, error
 	}
 	if threshold >= 0 {
 		c.Threshold = float32(threshold)
+	}
+	if minSim >= 0 {
+		c.MinSimilarity = float32(minSim)
 	}
 	return c, nil
 }

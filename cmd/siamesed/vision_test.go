@@ -43,16 +43,39 @@ func TestVisionEvalOnPhotosDevSplit(t *testing.T) {
 	dir := sharedData(t, "photos-dev", "labels.csv")
 	for _, c := range []struct {
 		model string
-		floor float64 // measured: network 0.994, features 0.771
-	}{{"", 0.985}, {"features", 0.70}} {
-		code, out, errs := run(t, "vision", "eval", "--enroll", dir, "--split", "0.5", "--seed", "1", "--model", c.model)
+		floor float64 // measured: network 0.988, features 0.762
+	}{{"", 0.975}, {"features", 0.70}} {
+		code, out, errs := run(t, "vision", "eval", "--enroll", dir, "--split", "0.5", "--seed", "1", "--model", c.model,
+			"--exclude", filepath.Join("..", "..", "vision", "classify", "train", "train-photos.csv"))
 		if code != 0 {
 			t.Fatalf("--model %q: exit %d: %s", c.model, code, errs)
 		}
 		r := lastJSON(t, out)
-		if r.N != 628 || r.Accuracy < c.floor || r.MedianMS <= 0 || !strings.Contains(out, "most confused") {
-			t.Errorf("--model %q: got %+v; want n 628 (157 images x 4 rotations), accuracy >= %.2f\n%s", c.model, r, c.floor, out)
+		if r.N != 336 || r.Accuracy < c.floor || r.MedianMS <= 0 || !strings.Contains(out, "most confused") {
+			t.Errorf("--model %q: got %+v; want n 336 (84 images x 4 rotations), accuracy >= %.2f\n%s", c.model, r, c.floor, out)
 		}
+	}
+}
+
+// --seeds runs one split a seed with the same model and prints the spread.
+func TestVisionEvalSeeds(t *testing.T) {
+	dir := sharedData(t, "photos-dev", "labels.csv")
+	code, out, errs := run(t, "vision", "eval", "--enroll", dir, "--split", "0.5", "--seeds", "1,2",
+		"--exclude", filepath.Join("..", "..", "vision", "classify", "train", "train-photos.csv"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var lines []struct {
+		Seed     int     `json:"seed"`
+		Accuracy float64 `json:"accuracy"`
+		Images   int     `json:"images"`
+	}
+	all := strings.Split(strings.TrimSpace(out), "\n")
+	if err := json.Unmarshal([]byte(all[len(all)-1]), &lines); err != nil {
+		t.Fatalf("last line: %v\n%s", err, out)
+	}
+	if len(lines) != 2 || lines[0].Seed != 1 || lines[1].Seed != 2 || lines[0].Images != 84 || !strings.Contains(out, "top-1 over 2 seeds: mean") {
+		t.Errorf("got %+v\n%s", lines, out)
 	}
 }
 

@@ -20,6 +20,10 @@ var ErrNotEnrolled = errors.New("classify: nothing enrolled")
 // DefaultThreshold is the confidence below which New's answer is unknown (NetThreshold for NewNet).
 const DefaultThreshold = 0.04
 
+// DefaultMinSimilarity is the similarity to the nearest enrolled example below which New's answer
+// is unknown (NetMinSimilarity for NewNet).
+const DefaultMinSimilarity = 0.5
+
 type example struct {
 	face tile.Face
 	vec  [2][]float32 // upright and half a turn
@@ -36,8 +40,13 @@ type embedder interface {
 // Classifier holds the enrolled examples; make one with NewNet or New. It is not safe for
 // concurrent use.
 type Classifier struct {
-	// Threshold is the confidence below which Result.Known is false.
+	// Threshold is the confidence (the margin over the runner-up face) below which Result.Known
+	// is false: the crop is too close to two faces.
 	Threshold float32
+	// MinSimilarity is the similarity to the nearest enrolled example below which Result.Known is
+	// false: the crop is too far from every enrolled face (a hand, the felt, a tile back, a face
+	// that was never enrolled).
+	MinSimilarity float32
 	// Views: a crop to classify is embedded through each of these and the vectors averaged; nil
 	// means the crop as it is. Set before classifying.
 	Views []View
@@ -55,7 +64,7 @@ type Classifier struct {
 // New returns an empty classifier on hand-made features (HOG, ink layout, colour) with the
 // default threshold. NewNet is far more accurate on sets it was not shown; New needs no model.
 func New() *Classifier {
-	return &Classifier{Threshold: DefaultThreshold, emb: featureEmbedder{}, nearest: 0.7}
+	return &Classifier{Threshold: DefaultThreshold, MinSimilarity: DefaultMinSimilarity, emb: featureEmbedder{}, nearest: 0.7}
 }
 
 // Close frees the network, if any.
@@ -79,14 +88,55 @@ func (featureEmbedder) embed(crops []gocv.Mat, half bool) (ups, downs [][]float3
 
 func (featureEmbedder) close() error { return nil }
 
-// Result is one classification.
+// Result is one classification. When Known is false the table asks the players, and Why says
+// what to ask: "which tile is this?" (TooFar) or "is this Face or Runner?" (TooClose).
 type Result struct {
 	Face tile.Face // the nearest face, even when not Known
+	// Similarity of the crop to Face's nearest enrolled example: 1 when identical, near 0 or
+	// below for something unlike every enrolled crop.
+	Similarity float32
 	// Confidence in [0,1): 0 when the two nearest faces tie, towards 1 as the nearest example
 	// becomes identical while the nearest other face stays away.
 	Confidence float32
-	Known      bool      // Confidence >= Threshold
+	Known      bool      // Similarity >= MinSimilarity and Confidence >= Threshold
+	Why        Reason    // why not Known; None when Known
 	Runner     tile.Face // the nearest other face
+}
+
+// Reason says why a classification is not Known.
+type Reason int
+
+// The reasons, in the order they are tested: a crop far from everything is TooFar even when its
+// two nearest faces are also close to each other.
+const (
+	None     Reason = iota // Known
+	TooFar                 // below MinSimilarity: not like any enrolled face
+	TooClose               // below Threshold: as like the runner-up face as the best one
+)
+
+func (r Reason) String() string {
+	switch r {
+	case None:
+		return "known"
+	case TooFar:
+		return "too far from every enrolled face"
+	case TooClose:
+		return "too close to the runner-up face"
+	}
+	return fmt.Sprintf("Reason(%d)", int(r))
+}
+
+// MarshalText writes the reason as a word for JSON: known, far, close.
+func (r Reason) MarshalText() ([]byte, error) {
+	switch r {
+	case None:
+		return []byte("known"), nil
+	case TooFar:
+		return []byte("far"), nil
+	case TooClose:
+		return []byte("close"), nil
+	}
+	return nil, fmt.Errorf("classify: no such reason %d", int(r))
 }
 
 // Enrol adds one example crop of face f.
@@ -179,11 +229,21 @@ func (c *Classifier) classifyVec(q []float32) Result {
 		}
 	}
 	s1 := best[r.Face]
+	r.Similarity = s1
 	if r.Runner == tile.NoFace {
 		r.Confidence = max(0, s1)
 	} else if s2 := best[r.Runner]; s2 < 1 {
 		r.Confidence = max(0, 1-(1-s1)/(1-s2))
 	}
-	r.Known = r.Confidence >= c.Threshold
+	switch {
+	case r.Similarity < c.MinSimilarity:
+		r.Why = TooFar
+	case r.Confidence < c.Threshold:
+		r.Why = TooClose
+	}
+	r.Known = r.Why == None
 	return r
 }
+
+// Reset forgets every enrolled example, keeping the model.
+func (c *Classifier) Reset() { c.examples, c.crops = nil, 0 }

@@ -59,7 +59,7 @@ func checkModel(data []byte) (ModelInfo, error) {
 	}
 	var graph []byte
 	var opsets [][]byte
-	err := fields(data, func(num int, wt int, v uint64, b []byte) error {
+	err := strict(data, modelMsg, func(num int, wt int, v uint64, b []byte) error {
 		switch {
 		case num == 1 && wt == wireVarint:
 			info.IRVersion = int64(v)
@@ -82,7 +82,7 @@ func checkModel(data []byte) (ModelInfo, error) {
 	for _, o := range opsets {
 		var domain string
 		var version int64
-		if err := fields(o, func(num, wt int, v uint64, b []byte) error {
+		if err := strict(o, opsetMsg, func(num, wt int, v uint64, b []byte) error {
 			switch {
 			case num == 1 && wt == wireBytes:
 				domain = string(b)
@@ -112,13 +112,15 @@ func checkModel(data []byte) (ModelInfo, error) {
 type node struct {
 	op, name, domain string
 	in, out          []string
+	attrs            map[string]attr
 }
 
 func checkGraph(g []byte, info *ModelInfo) error {
 	var nodes []node
 	var inputs, outputs [][]byte
 	defined := map[string]bool{"": true} // an empty input name is an absent optional input
-	err := fields(g, func(num, wt int, _ uint64, b []byte) error {
+	dims := map[string][]int64{}         // initializers' dimensions
+	err := strict(g, graphMsg, func(num, wt int, _ uint64, b []byte) error {
 		if wt != wireBytes {
 			return nil
 		}
@@ -130,11 +132,11 @@ func checkGraph(g []byte, info *ModelInfo) error {
 			}
 			nodes = append(nodes, n)
 		case 5:
-			name, count, err := checkTensor(b)
+			name, count, d, err := checkTensor(b)
 			if err != nil {
 				return fmt.Errorf("initializer %q: %w", name, err)
 			}
-			defined[name] = true
+			defined[name], dims[name] = true, d
 			info.Params += count
 		case 11:
 			inputs = append(inputs, b)
@@ -209,16 +211,19 @@ func checkGraph(g []byte, info *ModelInfo) error {
 	if len(info.Outputs) == 0 {
 		return errors.New("no outputs")
 	}
-	return nil
+	return checkShapes(nodes, dims, info.Input, info.Shape)
 }
 
 func parseNode(b []byte) (node, error) {
 	var n node
-	err := fields(b, func(num, wt int, _ uint64, v []byte) error {
+	var attrs [][]byte
+	err := strict(b, nodeMsg, func(num, wt int, _ uint64, v []byte) error {
 		if wt != wireBytes {
 			return nil
 		}
 		switch num {
+		case 5:
+			attrs = append(attrs, v)
 		case 1:
 			n.in = append(n.in, string(v))
 		case 2:
@@ -234,6 +239,12 @@ func parseNode(b []byte) (node, error) {
 	})
 	if err == nil && n.op == "" {
 		err = errors.New("no operator type")
+	}
+	if err == nil {
+		n.attrs, err = parseAttrs(attrs)
+	}
+	if err == nil {
+		err = checkAttrs(n.op, len(n.in), n.attrs)
 	}
 	return n, err
 }

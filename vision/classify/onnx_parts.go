@@ -17,13 +17,12 @@ const (
 )
 
 // checkTensor checks that an initializer holds as many numbers as its dimensions say.
-func checkTensor(b []byte) (name string, count int64, err error) {
-	var dims []int64
+func checkTensor(b []byte) (name string, count int64, dims []int64, err error) {
 	var dtype int64 = -1
 	var raw []byte
 	var hasRaw bool
 	var stored int64 // numbers in the typed repeated fields
-	err = fields(b, func(num, wt int, v uint64, p []byte) error {
+	err = strict(b, tensorMsg, func(num, wt int, v uint64, p []byte) error {
 		switch {
 		case num == 1 && wt == wireVarint:
 			dims = append(dims, int64(v))
@@ -52,46 +51,46 @@ func checkTensor(b []byte) (name string, count int64, err error) {
 		return nil
 	})
 	if err != nil {
-		return name, 0, err
+		return name, 0, nil, err
 	}
 	count = 1
 	for _, d := range dims {
 		if d < 0 || d > 1<<28 {
-			return name, 0, fmt.Errorf("dimension %d out of range", d)
+			return name, 0, nil, fmt.Errorf("dimension %d out of range", d)
 		}
 		count *= d
 		if count > 1<<28 {
-			return name, 0, errors.New("too many numbers")
+			return name, 0, nil, errors.New("too many numbers")
 		}
 	}
 	if !hasRaw {
 		if stored != count {
-			return name, 0, fmt.Errorf("holds %d numbers, its dimensions %v say %d", stored, dims, count)
+			return name, 0, nil, fmt.Errorf("holds %d numbers, its dimensions %v say %d", stored, dims, count)
 		}
-		return name, count, nil
+		return name, count, dims, nil
 	}
 	size := map[int64]int64{tensorFloat: 4, tensorInt32: 4, tensorInt64: 8}[dtype]
 	if size == 0 {
-		return name, 0, fmt.Errorf("raw data of element type %d", dtype)
+		return name, 0, nil, fmt.Errorf("raw data of element type %d", dtype)
 	}
 	if int64(len(raw)) != count*size {
-		return name, 0, fmt.Errorf("holds %d bytes, its dimensions %v say %d", len(raw), dims, count*size)
+		return name, 0, nil, fmt.Errorf("holds %d bytes, its dimensions %v say %d", len(raw), dims, count*size)
 	}
 	if dtype == tensorFloat {
 		for i := 0; i < len(raw); i += 4 {
 			f := math.Float32frombits(binary.LittleEndian.Uint32(raw[i:]))
 			if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
-				return name, 0, fmt.Errorf("number %d is %v", i/4, f)
+				return name, 0, nil, fmt.Errorf("number %d is %v", i/4, f)
 			}
 		}
 	}
-	return name, count, nil
+	return name, count, dims, nil
 }
 
 // parseValueInfo reads a ValueInfoProto: the name, the tensor's dimensions and element type.
 func parseValueInfo(b []byte) (name string, shape []int64, elem int64, err error) {
 	var typ []byte
-	err = fields(b, func(num, wt int, _ uint64, v []byte) error {
+	err = strict(b, valueInfoMsg, func(num, wt int, _ uint64, v []byte) error {
 		switch {
 		case num == 1 && wt == wireBytes:
 			name = string(v)

@@ -67,10 +67,13 @@ func (e Extractor) Extract(view, empty gocv.Mat) (found []Found, others int, err
 			others++
 			continue
 		}
-		crop, err := warpBox(view, box)
+		cut, err := warpBox(view, box)
 		if err != nil {
 			return nil, 0, err
 		}
+		// A shadow or a neighbour's edge in the blob makes the box loose or off-centre.
+		crop := Centre(cut)
+		cut.Close()
 		found = append(found, Found{Center: box.Center, Box: box, Crop: crop})
 	}
 	return found, others, nil

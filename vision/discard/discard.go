@@ -26,12 +26,16 @@ const (
 
 // Event is one change of the discard area.
 type Event struct {
-	Kind       Kind        `json:"kind"`
-	Face       tile.Face   `json:"tile"`
-	Confidence float32     `json:"confidence"`
-	Known      bool        `json:"known"` // false: ask the players, the face is only the best guess
-	Center     image.Point `json:"center"`
-	At         time.Time   `json:"at"`
+	Kind       Kind      `json:"kind"`
+	Face       tile.Face `json:"tile"`
+	Confidence float32   `json:"confidence"`
+	Known      bool      `json:"known"` // false: ask the players, the face is only the best guess
+	// Why is why the face is not Known: "far" (like no enrolled face: ask which tile it is, or
+	// whether it is a tile at all) or "close" (as like Runner as Face: ask which of the two).
+	Why    classify.Reason `json:"why"`
+	Runner tile.Face       `json:"runner"`
+	Center image.Point     `json:"center"`
+	At     time.Time       `json:"at"`
 }
 
 // Watcher follows the discard area. It is not safe for concurrent use.
@@ -89,7 +93,7 @@ func (w *Watcher) Process(view gocv.Mat, t time.Time) ([]Event, error) {
 		if err != nil {
 			return nil, fmt.Errorf("discard: %w", err)
 		}
-		e := Event{Kind: DiscardSeen, Face: r.Face, Confidence: r.Confidence, Known: r.Known, Center: f.Center, At: t}
+		e := Event{Kind: DiscardSeen, Face: r.Face, Confidence: r.Confidence, Known: r.Known, Why: r.Why, Runner: r.Runner, Center: f.Center, At: t}
 		events = append(events, e)
 		now = append(now, e)
 	}

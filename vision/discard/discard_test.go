@@ -3,6 +3,7 @@ package discard_test
 import (
 	"image"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -150,6 +151,8 @@ func TestWatcherSeesAndTakesDiscards(t *testing.T) {
 	hand := &image.Point{X: 300, Y: 250}
 	fiveDots := synth.Placed{Face: tile.Dot5, Center: image.Pt(300, 240), Quarter: 1}
 	joker := synth.Placed{Face: tile.Joker, Center: image.Pt(150, 120), Quarter: 2}
+	back := synth.Placed{Face: tile.Bam2, Center: image.Pt(450, 300), FaceDown: true}
+	jokerAndBack := []synth.Placed{joker, back}
 	steps := []struct {
 		scene synth.Scene
 		want  []discard.Kind
@@ -171,6 +174,12 @@ func TestWatcherSeesAndTakesDiscards(t *testing.T) {
 		{synth.Scene{Tiles: []synth.Placed{joker}}, nil, nil},
 		{synth.Scene{Tiles: []synth.Placed{joker}}, nil, nil},
 		{synth.Scene{Tiles: []synth.Placed{joker}}, []discard.Kind{discard.DiscardSeen, discard.DiscardTaken}, []tile.Face{tile.Joker, tile.Dot5}},
+		// a tile laid face down: seen, but not Known, and far from every face
+		{synth.Scene{Tiles: jokerAndBack, Hand: hand}, nil, nil},
+		{synth.Scene{Tiles: jokerAndBack}, nil, nil},
+		{synth.Scene{Tiles: jokerAndBack}, nil, nil},
+		{synth.Scene{Tiles: jokerAndBack}, nil, nil},
+		{synth.Scene{Tiles: jokerAndBack}, []discard.Kind{discard.DiscardSeen}, nil},
 	}
 	for i, s := range steps {
 		v := tb.view(t, s.scene, uint64(i))
@@ -183,13 +192,19 @@ func TestWatcherSeesAndTakesDiscards(t *testing.T) {
 			t.Fatalf("frame %d: events %+v, want %v", i, evs, s.want)
 		}
 		for j, e := range evs {
-			if e.Kind != s.want[j] || e.Face != s.faces[j] {
-				t.Errorf("frame %d: event %d is %s %v, want %s %v", i, j, e.Kind, e.Face, s.want[j], s.faces[j])
+			if s.faces == nil { // the face-down tile
+				if e.Kind != s.want[j] || e.Known || e.Why != classify.TooFar {
+					t.Errorf("frame %d: a face-down tile gave %+v, want DiscardSeen not known, too far", i, e)
+				}
+				continue
+			}
+			if e.Kind != s.want[j] || e.Face != s.faces[j] || (e.Kind == discard.DiscardSeen && !e.Known) {
+				t.Errorf("frame %d: event %d is %s %v (known %v, %v), want %s %v known", i, j, e.Kind, e.Face, e.Known, e.Why, s.want[j], s.faces[j])
 			}
 		}
 	}
-	if got := w.Tiles(); len(got) != 1 || got[0].Face != tile.Joker {
-		t.Errorf("tiles now %+v, want the joker", got)
+	if got := w.Tiles(); len(got) != 2 || !slices.ContainsFunc(got, func(e discard.Event) bool { return e.Face == tile.Joker && e.Known }) {
+		t.Errorf("tiles now %+v, want the joker and the face-down tile", got)
 	}
 }
 

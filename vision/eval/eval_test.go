@@ -12,17 +12,17 @@ import (
 
 func photosDir(t testing.TB) string { return shareddata.Photos(t) }
 
-// The classifiers enrolled on half of photos-dev (real tiles of many sets) and tested on the other
-// half at all four rotations, seed 1: the split whose enrolment half the built-in network was
-// trained on and whose test half it never saw. The floors keep the measured figures (see
-// docs/vision.md) from sliding back unnoticed; the goal is 0.99.
+// The classifiers enrolled on half of photos-dev (real tiles of many sets) less the photos the
+// built-in network was trained on, and tested on the other half at all four rotations, seed 1:
+// photos the network never saw. The floors keep the measured figures (see docs/vision.md) from
+// sliding back unnoticed; the goal is 0.995.
 var floors = []struct {
 	name  string
 	new   func() (*classify.Classifier, error)
 	floor float64
 }{
-	{"net", func() (*classify.Classifier, error) { return classify.NewNet("") }, 0.985},     // measured 0.994 (0.990 before the enrolment views)
-	{"features", func() (*classify.Classifier, error) { return classify.New(), nil }, 0.70}, // measured 0.771
+	{"net", func() (*classify.Classifier, error) { return classify.NewNet("") }, 0.975},     // measured 0.988
+	{"features", func() (*classify.Classifier, error) { return classify.New(), nil }, 0.70}, // measured 0.762
 }
 
 func TestPhotosDevSplit(t *testing.T) {
@@ -31,7 +31,7 @@ func TestPhotosDevSplit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	enrol, test := labels.Split(items, 0.5, 1)
+	enrol, test := labels.Split(unseen(t, items), 0.5, 1)
 	for _, k := range floors {
 		t.Run(k.name, func(t *testing.T) {
 			c, err := k.new()
@@ -80,7 +80,21 @@ func TestSyntheticFrames(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("%+v", r)
-	if r.N != 60 || r.Found != 60 || r.Extra != 0 || r.Accuracy < 0.95 {
-		t.Errorf("got %+v; want all 60 tiles found, none extra, 95%% named right", r)
+	if r.N != 60 || r.Found != 60 || r.Extra != 0 || r.Accuracy < 0.95 || r.Jokers.N < 5 || r.Jokers.Right != r.Jokers.N || r.Flowers.N < 5 || r.Flowers.Right != r.Flowers.N {
+		t.Errorf("got %+v; want all 60 tiles found, none extra, 95%% named right, every joker and flower (one of each a frame) right", r)
 	}
+}
+
+// unseen is items less the photos the built-in network was trained on.
+func unseen(t testing.TB, items []labels.Item) []labels.Item {
+	t.Helper()
+	trained, err := classify.BuiltinTrainedOn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := classify.Excluding(items, trained)
+	if len(out) != len(items)-len(trained) {
+		t.Fatalf("%d photos less %d trained on left %d", len(items), len(trained), len(out))
+	}
+	return out
 }

@@ -26,6 +26,27 @@ type FrameReport struct {
 	MedianMS float64 `json:"median_ms"` // per crop: the frame's extraction and classification time shared out
 	P99MS    float64 `json:"p99_ms"`
 	FrameMS  float64 `json:"frame_median_ms"` // per frame: extraction and classification of every tile
+	// Jokers and Flowers count those faces apart: every frame has one of each (American sets have
+	// eight jokers; the artwork has none, so synth draws one of its own).
+	Jokers  FaceCount `json:"jokers"`
+	Flowers FaceCount `json:"flowers"`
+}
+
+// FaceCount is how one face fared: placed, named right, and answered Known.
+type FaceCount struct {
+	N     int `json:"n"`
+	Right int `json:"right"`
+	Known int `json:"known"`
+}
+
+func (fc *FaceCount) add(right, known bool) {
+	fc.N++
+	if right {
+		fc.Right++
+	}
+	if known {
+		fc.Known++
+	}
 }
 
 // Synthetic enrols every face once into c (empty), upright, as the camera sees it (the enroll
@@ -74,13 +95,27 @@ func Synthetic(c *classify.Classifier, art *synth.Art, opts synth.Options, frame
 	var perCrop, perFrame []time.Duration
 	for i := range frames {
 		s := synth.RandomScene(opts, tiles, rng)
+		for k, f := range []tile.Face{tile.Joker, tile.Flower} {
+			if k < len(s.Tiles) {
+				s.Tiles[k].Face = f
+			}
+		}
 		right := 0
 		d, err := score(s, ext, empty, view, seed<<20+uint64(i)+2, func(p synth.Placed, crop gocv.Mat) error {
 			res, err := c.Classify(crop)
-			if err == nil && res.Face == p.Face {
+			if err != nil {
+				return err
+			}
+			if res.Face == p.Face {
 				right++
 			}
-			return err
+			switch p.Face {
+			case tile.Joker:
+				rep.Jokers.add(res.Face == p.Face, res.Known)
+			case tile.Flower:
+				rep.Flowers.add(res.Face == p.Face, res.Known)
+			}
+			return nil
 		}, &rep)
 		if err != nil {
 			return FrameReport{}, err

@@ -46,7 +46,7 @@ func Parse(name string, r io.Reader) ([]Item, error) {
 	}
 	h := recs[0]
 	if len(h) < 2 || strings.TrimSpace(h[0]) != "image" || strings.TrimSpace(h[1]) != "tile" {
-		return nil, fmt.Errorf("%w: %s:1: header %q, want image,tile,...", ErrFormat, name, strings.Join(h, ","))
+		return nil, fmt.Errorf("%w: %s:1: header %q, want image,tile first", ErrFormat, name, strings.Join(h, ","))
 	}
 	var items []Item
 	var errs []error

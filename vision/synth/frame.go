@@ -15,10 +15,14 @@ import (
 
 // Placed is one tile of a scene, in the top-down view of the discard area.
 type Placed struct {
-	Face    tile.Face
-	Center  image.Point
-	Quarter int // quarter turns clockwise, 0..3
+	Face     tile.Face
+	Center   image.Point
+	Quarter  int  // quarter turns clockwise, 0..3
+	FaceDown bool // the tile's back shows (Back), not its face
 }
+
+// Back is the colour of a tile's back (BGR, a red), inside an ivory rim.
+var Back = color.RGBA{30, 50, 170, 0}
 
 // Scene is what lies in the discard area, plus an optional hand over it.
 type Scene struct {
@@ -113,6 +117,13 @@ func (r *Renderer) Render(s Scene, seed uint64) (gocv.Mat, error) {
 			return gocv.Mat{}, fmt.Errorf("synth: no such face %d", p.Face)
 		}
 		gocv.Resize(r.art.Face(p.Face), &face, ts, 0, 0, gocv.InterpolationArea)
+		if p.FaceDown {
+			face.SetTo(gocv.NewScalar(230, 235, 235, 0))
+			rim := max(2, ts.X/10)
+			inner := face.Region(image.Rect(rim, rim, ts.X-rim, ts.Y-rim))
+			inner.SetTo(gocv.NewScalar(float64(Back.R), float64(Back.G), float64(Back.B), 0))
+			inner.Close()
+		}
 		src := face
 		if q := p.Quarter & 3; q != 0 {
 			gocv.Rotate(face, &turned, [...]gocv.RotateFlag{0, gocv.Rotate90Clockwise, gocv.Rotate180Clockwise, gocv.Rotate90CounterClockwise}[q])

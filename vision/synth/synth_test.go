@@ -78,3 +78,50 @@ func TestScriptPlaysEachStepItsFrames(t *testing.T) {
 		t.Fatalf("%d frames, want 6", n)
 	}
 }
+
+// A scene is played like a table: a discard placed, one refused on top of it, one taken away;
+// and the rendered frame shows a tile where one lies and felt where it was taken.
+func TestScenePlaceAndRemove(t *testing.T) {
+	art, err := LoadArt(artDir(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer art.Close()
+	r, err := NewRenderer(art, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var s Scene
+	w := Options{}.TileSize().X
+	if err := s.Place(Placed{Face: tile.Joker, Center: image.Pt(100, 100)}, w); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Place(Placed{Face: tile.Flower, Center: image.Pt(300, 200), Quarter: 1}, w); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Place(Placed{Face: tile.Bam1, Center: image.Pt(110, 105)}, w); err == nil {
+		t.Error("a tile placed on another")
+	}
+	if err := s.Place(Placed{Face: tile.Bam1, Center: image.Pt(400, 105), Quarter: 4}, w); err == nil {
+		t.Error("a quarter turn of 4 accepted")
+	}
+	if p, ok := s.Remove(image.Pt(302, 198), w); !ok || p.Face != tile.Flower {
+		t.Errorf("removed %v, %v; want the flower", p, ok)
+	}
+	if _, ok := s.Remove(image.Pt(500, 400), w); ok {
+		t.Error("removed a tile where none lies")
+	}
+	frame, err := r.Render(s, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer frame.Close()
+	light := func(p image.Point) bool {
+		v := frame.GetVecbAt(p.Y+40, p.X+40) // the frame's margin
+		return int(v[0])+int(v[1])+int(v[2]) > 3*150
+	}
+	if !light(image.Pt(100-14, 100-20)) || light(image.Pt(300-14, 200-20)) {
+		t.Error("the frame does not show the joker lying and the flower gone")
+	}
+}

@@ -3,16 +3,19 @@
 
 Inputs (see README.md in this folder):
   --photos DIR     a crop folder with the photos-dev layout (labels.csv, images/)
-  --list CSV       the crops of DIR to train on (labels.csv format), e.g. the enrolment half that
-                   `siamesed vision split --dir DIR --split 0.5 --seed 1` prints. Nothing else in
-                   DIR is read, so the matching test half stays unseen.
+  --list CSV       the crops of DIR to train on (labels.csv format): train-photos.csv, the fixed
+                   third `siamesed vision split --dir DIR --split 0.3333 --seed 15` prints. Nothing
+                   else in DIR is read, so every other photo stays unseen (vision eval --exclude
+                   leaves these out of every measurement).
   --faces DIR      one BGR image per face named <tile>.png (1B.png ... J.png), as
                    `siamesed vision art --out DIR` writes them from ../shared/data/tile-art.
   --out FILE       the ONNX model.
 
 The network maps a 3x64x48 BGR crop (portrait, pixels / 255) to a 128-number embedding. It is
 trained as a cosine classifier (CosFace margin) over the faces; the class weights are thrown away:
-at the table the recogniser compares embeddings with the table's own enrolled crops.
+at the table the recogniser compares embeddings with the table's own enrolled crops. One more
+class, "none", takes the non-tile crops negatives.py draws, so that they land away from every face
+and the recogniser can answer "unknown".
 
 Debian packages only: python3-torch (1.13), python3-opencv, python3-numpy.
 """
@@ -27,6 +30,8 @@ import numpy as np
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
+
+from negatives import negative
 
 W, H = 48, 64  # input size; must match vision/classify/net.go
 EMBED = 128
@@ -88,10 +93,12 @@ def augment(im, rng, art):
     if rng.random() < 0.5:
         im = cv2.rotate(im, cv2.ROTATE_180)
     # crop misalignment and perspective: move each corner
-    s = 0.10 if art else 0.07
+    s = 0.08 if art else 0.05
     src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-    dx, dy = rng.uniform(-0.04, 0.04) * w, rng.uniform(-0.04, 0.04) * h
-    sc = rng.uniform(0.92, 1.1)
+    # loose (table around), tight (cut into the face) and off-centre crops, as the extractor's cut
+    # lands at a real table
+    dx, dy = rng.uniform(-0.13, 0.13) * w, rng.uniform(-0.13, 0.13) * h
+    sc = rng.uniform(0.7, 1.25)
     cx, cy = w / 2, h / 2
     dst = np.float32([[cx + (x - cx) * sc + dx + rng.uniform(-s, s) * w,
                        cy + (y - cy) * sc + dy + rng.uniform(-s, s) * h] for x, y in src])
@@ -110,8 +117,10 @@ def augment(im, rng, art):
         f = np.repeat(g, 3, axis=2)
     f *= np.float32([rng.uniform(0.8, 1.2) for _ in range(3)])
     f = (f - 128) * rng.uniform(0.7, 1.3) + 128 + rng.uniform(-40, 30)
+    if rng.random() < 0.3:
+        f *= rng.uniform(0.3, 0.7)  # dim light
     if rng.random() < 0.5:
-        gx, gy = rng.uniform(-0.4, 0.4), rng.uniform(-0.4, 0.4)
+        gx, gy = rng.uniform(-0.7, 0.7), rng.uniform(-0.7, 0.7)
         yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
         light = 1 + gx * (xx / w - 0.5) + gy * (yy / h - 0.5)
         f *= light[..., None]
@@ -121,7 +130,7 @@ def augment(im, rng, art):
     im = f.astype(np.uint8)
     small = cv2.resize(im, (W, H), interpolation=cv2.INTER_AREA)
     if rng.random() < 0.4:
-        small = cv2.GaussianBlur(small, (0, 0), rng.uniform(0.3, 1.0))
+        small = cv2.GaussianBlur(small, (0, 0), rng.uniform(0.3, 1.6))
     if rng.random() < 0.2:
         # a coarser camera: down and up again
         k = rng.uniform(0.5, 0.8)
@@ -150,6 +159,7 @@ def main():
     ap.add_argument("--epochs", type=int, default=30)
     ap.add_argument("--photo-repeats", type=int, default=16, help="augmented copies of each photo per epoch")
     ap.add_argument("--art-repeats", type=int, default=40, help="augmented copies of each face image per epoch")
+    ap.add_argument("--negatives", type=int, default=1200, help="non-tile crops per epoch (drawn anew each time)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--test-list", help="optional: crops of --photos to report nearest-neighbour top-1 on at the end (never trained on)")
@@ -164,24 +174,28 @@ def main():
     for name in sorted(os.listdir(a.faces)):
         if name.endswith(".png"):
             art.append((portrait(cv2.imread(os.path.join(a.faces, name), cv2.IMREAD_COLOR)), name[:-4]))
-    names = sorted({t for _, t in photos} | {t for _, t in art})
+    faces = sorted({t for _, t in photos} | {t for _, t in art})
+    # one more class, "none", for every crop that is not a tile face
+    names = faces + ["none"]
     cls = {t: i for i, t in enumerate(names)}
-    print(f"train: {len(photos)} photos, {len(art)} face images, {len(names)} faces", flush=True)
+    pool = [im for im, _ in photos] + [im for im, _ in art]
+    print(f"train: {len(photos)} photos, {len(art)} face images, {len(faces)} faces, {a.negatives} non-tile crops an epoch", flush=True)
 
     net = Net(len(names))
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=5e-4)
-    steps_per_epoch = (len(photos) * a.photo_repeats + len(art) * a.art_repeats) // 64
+    steps_per_epoch = (len(photos) * a.photo_repeats + len(art) * a.art_repeats + a.negatives) // 64
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=a.epochs * steps_per_epoch + 1)
     scale, margin = 16.0, 0.25
     for ep in range(a.epochs):
         t0 = time.time()
         items = [(im, cls[t], False) for im, t in photos] * a.photo_repeats + [(im, cls[t], True) for im, t in art] * a.art_repeats
+        items += [(None, cls["none"], False)] * a.negatives
         rng.shuffle(items)
         net.train()
         tot, right, n = 0.0, 0, 0
         for b in range(steps_per_epoch):
             batch = items[b * 64:(b + 1) * 64]
-            x = torch.stack([tensor(augment(im, rng, isart)) for im, _, isart in batch])
+            x = torch.stack([tensor(augment(negative(rng, pool) if im is None else im, rng, isart)) for im, _, isart in batch])
             y = torch.tensor([c for _, c, _ in batch])
             e = F.normalize(net(x), dim=1)
             cos = e @ F.normalize(net.weight, dim=1).t()
@@ -198,7 +212,7 @@ def main():
 
     net.eval()
     if a.test_list:
-        report(net, photos, read_list(a.photos, a.test_list))
+        report(net, photos, read_list(a.photos, a.test_list), pool)
     dummy = torch.zeros(1, 3, H, W)
     torch.onnx.export(net, dummy, a.out, opset_version=11, input_names=["crop"], output_names=["embedding"],
                       do_constant_folding=True)
@@ -210,8 +224,9 @@ def embed(net, ims):
         return F.normalize(net(torch.stack([tensor(plain(im)) for im in ims])), dim=1)
 
 
-def report(net, gallery, test):
-    """Nearest enrolled crop (upright or half a turn round), as vision/classify does."""
+def report(net, gallery, test, pool):
+    """Nearest enrolled crop (upright or half a turn round), as vision/classify does; and how near
+    fresh non-tile crops come to any enrolled crop."""
     g = torch.cat([embed(net, [im for im, _ in gallery]), embed(net, [cv2.rotate(im, cv2.ROTATE_180) for im, _ in gallery])])
     gl = [t for _, t in gallery] * 2
     right = 0
@@ -220,6 +235,13 @@ def report(net, gallery, test):
         best = (q @ g.t()).argmax(1)
         right += sum(gl[i] == t for i, (_, t) in zip(best.tolist(), test))
     print(f"test: nearest enrolled crop top-1 {right / (2 * len(test)):.4f} over {len(test)} crops x 2 orientations")
+    q = embed(net, [im for im, _ in test])
+    best = (q @ g.t()).max(1).values.numpy()
+    rng = random.Random(12345)
+    neg = embed(net, [negative(rng, pool) for _ in range(2000)])
+    nb = (neg @ g.t()).max(1).values.numpy()
+    print("test: tiles' best similarity percentiles 0.5/1/5/50:", np.percentile(best, [0.5, 1, 5, 50]).round(3))
+    print("test: non-tiles' best similarity percentiles 50/95/99/99.9:", np.percentile(nb, [50, 95, 99, 99.9]).round(3))
 
 
 if __name__ == "__main__":
