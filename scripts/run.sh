@@ -1,33 +1,12 @@
 #!/usr/bin/env bash
-# Runs siamesed on its embedded default. Until the daemon exists that is its tools: the example
-# card checked, a match, Siamese advice and which tile to throw, a replayed game, scans of the
-# simulated racks (above and below the drivers), and the vision evaluations when ../shared/data is
-# there. The card and replay commands here are run by the tests (cmd/siamesed/docs_test.go).
-# Installs what is missing first (see setup.sh). With arguments, runs `siamesed ARGS...` instead.
+# Runs the daemon on its embedded default (configs/sim.yaml): a simulated table where virtual
+# players play whole games, tracked from the simulated racks and camera, journaled and recorded
+# under the data directory (~/.local/state/siamesed, or --data DIR), and shown on
+# http://127.0.0.1:8080. Ctrl-C stops it; nothing recorded is lost. Installs what is missing first.
+# Arguments go to `siamesed run` (e.g. --config FILE --data DIR); `scripts/run.sh -- TOOL ARGS`
+# runs another siamesed command instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-. scripts/setup.sh
-need_pkg libopencv-dev pkg-config # gocv (vision/) links OpenCV
-
-go build -o bin/siamesed ./cmd/siamesed
-if [ $# -gt 0 ]; then exec bin/siamesed "$@"; fi
-card=configs/cards/example.yaml
-set -x
-bin/siamesed card check "$card"
-bin/siamesed card match --card "$card" F F F 2B 0 2B 6B 2C 0 2C 6C GD GD J
-bin/siamesed card advise --card "$card" --top 3 \
-	--tiles "1B 1B 1B 3B 3B 5B 5B 5B 5B 7B 7B 9B 9B N N N E E W W W S S 5C 5C 5C J"
-bin/siamesed card advise --card "$card" --discards \
-	--tiles "1B 1B 1B 3B 3B 5B 5B 5B 5B 7B 7B 9B 9B N N N E E W W W S S 5C 5C 5C J 2D"
-bin/siamesed replay --rules siamese --card engine/game/testdata/card.yaml \
-	engine/game/testdata/scenarios/siamese-17-two-mahjonggs.jsonl
-bin/siamesed hw scan --profile configs/hw/sim.yaml --for 2s
-bin/siamesed hw scan --profile configs/hw/sim-pn532.yaml # the real drivers on emulated chips
-# Vision, when the shared data sits next to the repository: detection and classification on
-# synthetic frames, then the recogniser enrolled on half of the real photos and tested on the rest.
-if [ -d ../shared/data/tile-art/png ]; then
-	bin/siamesed vision eval --synthetic ../shared/data/tile-art/png --frames 5
-fi
-if [ -f ../shared/data/photos-dev/labels.csv ]; then
-	bin/siamesed vision eval --enroll ../shared/data/photos-dev --split 0.5 --seed 1
-fi
+bash scripts/build.sh
+if [ "${1:-}" = "--" ]; then shift; exec bin/siamesed "$@"; fi
+exec bin/siamesed run "$@"

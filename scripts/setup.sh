@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the project needs and is missing, on Debian (bookworm) as root or with sudo.
-# Sourced by run.sh and test.sh; safe to run again: it installs only what is missing.
+# Sourced by build.sh and test.sh; safe to run again: it installs only what is missing.
 # Callers ask for OpenCV with `need_pkg libopencv-dev pkg-config`: gocv (vision/, the siamesed binary)
 # links Debian bookworm's OpenCV 4.6 through cgo; the first install takes a few minutes.
 set -euo pipefail

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -153,11 +152,7 @@ func fileError(path string, err error) error {
 	return fmt.Errorf("%s: %w", path, err)
 }
 
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
+func writeJSON(w io.Writer, v any) error { return cli.WriteJSON(w, v) }
 
 func exposedOrEmpty(g groupsFlag) []card.Exposure {
 	if g == nil {

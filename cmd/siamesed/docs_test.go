@@ -8,7 +8,7 @@ import (
 )
 
 // shellWords splits a command line as the shell would for the examples: spaces separate
-// words, double quotes keep spaces, and "$card" stands for the example card as in run.sh.
+// words, double quotes keep spaces, and "$card" stands for the example card as in demo.sh.
 func shellWords(line string) []string {
 	line = strings.ReplaceAll(line, `"$card"`, "configs/cards/example.yaml")
 	var words []string
@@ -76,11 +76,11 @@ func TestDocsExamples(t *testing.T) {
 	}
 }
 
-// TestRunScriptExamples runs the card and replay commands of scripts/run.sh: each must succeed
+// TestRunScriptExamples runs the card and replay commands of scripts/demo.sh: each must succeed
 // and show something (a match, a pair of hands), not an empty answer.
 func TestRunScriptExamples(t *testing.T) {
 	t.Chdir("../..")
-	data, err := os.ReadFile("scripts/run.sh")
+	data, err := os.ReadFile("scripts/demo.sh")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,6 +105,6 @@ func TestRunScriptExamples(t *testing.T) {
 		})
 	}
 	if ran < 3 {
-		t.Errorf("ran %d commands of scripts/run.sh, want the card check, match, advise and replay", ran)
+		t.Errorf("ran %d commands of scripts/demo.sh, want the card check, match, advise and replay", ran)
 	}
 }

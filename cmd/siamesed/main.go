@@ -11,7 +11,6 @@ import (
 	"syscall"
 
 	"github.com/siamesetable/siamesed/internal/cli"
-	"github.com/siamesetable/siamesed/vision/classify"
 )
 
 // commands are siamesed's subcommands.
@@ -37,7 +36,6 @@ func (e exitCode) Unwrap() error   { return e.err }
 func (e exitCode) ExitStatus() int { return e.code }
 
 func main() {
-	classify.ServeProbe() // when started as a model probe (see classify.Probe), only that
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := dispatch(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()

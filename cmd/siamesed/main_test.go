@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/siamesetable/siamesed/vision/classify"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -65,10 +64,4 @@ func TestUsage(t *testing.T) {
 			}
 		})
 	}
-}
-
-// TestMain lets this test binary serve as the child process that loads a model first.
-func TestMain(m *testing.M) {
-	classify.ServeProbe()
-	os.Exit(m.Run())
 }

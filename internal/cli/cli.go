@@ -142,7 +142,9 @@ func (s *Set) finish(c Command, err error, stdout, stderr io.Writer) int {
 		s.usage(stderr, c, flags)
 		return 2
 	case errors.As(err, &ec):
-		fmt.Fprintf(stderr, "%s %s: %v\n", s.Prog, c.Name, err)
+		if err.Error() != "" { // an empty message: the command has said it already
+			fmt.Fprintf(stderr, "%s %s: %v\n", s.Prog, c.Name, err)
+		}
 		return ec.ExitStatus()
 	}
 	fmt.Fprintf(stderr, "%s %s: %v\n", s.Prog, c.Name, err)

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -94,4 +95,11 @@ func FlagText(fs *flag.FlagSet) string {
 		fmt.Fprintf(&b, "  %-*s  %s\n", width, r.left, r.usage)
 	}
 	return b.String()
+}
+
+// WriteJSON prints v as indented JSON: the --json document of every command.
+func WriteJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }
