@@ -147,7 +147,7 @@ func (d *daemon) build() error {
 	d.board.set(d.table.State())
 	d.monitor = rack.NewMonitor(d.clk, d.rig.profile.Settle, d.rig.profile.Period, d.rig.Sources...)
 	d.monitor.Log = d.log
-	if d.cfg.Camera == "sim" {
+	if d.cfg.Camera == "sim" || d.cfg.Camera == "direct" {
 		d.camera = newSimCamera(d.cfg.Sim.Seed, d.cfg.Sim.Noise.UnknownDiscard)
 	}
 	if d.rig.table != nil && d.cfg.Sim.Players == "virtual" {

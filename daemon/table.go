@@ -60,9 +60,16 @@ func openTable(cfg Config, dataDir string, d tableDeps, now time.Time, log *slog
 	if err != nil {
 		return nil, err
 	}
-	open, err := dir.Unfinished(done)
+	open, over, err := dir.Unrecorded(done)
 	if err != nil {
 		return nil, fmt.Errorf("daemon: %w", err)
+	}
+	for _, o := range over {
+		// Stopped between ending a game and recording it: record it now, as of its last write.
+		if err := t.record(o.Game, o.Modified); err != nil {
+			return nil, err
+		}
+		log.Info("a finished game missing from the history was recorded", "game", o.ID, "file", o.Path)
 	}
 	if len(open) > 0 {
 		if err := t.resume(open[0].Path); err != nil {
@@ -113,7 +120,7 @@ func (t *Table) resume(path string) error {
 	t.game, t.header, t.writer = g.Header.Game, *g.Header, w
 	t.tracker = track.New(t.trackConfig(), g.State)
 	t.resumed = true
-	t.log.Info("game resumed", "game", t.game, "acts", g.State.Seq, "file", path)
+	t.log.Info("game resumed", "game", t.game, "acts", g.State.Seq, "digest", g.State.Digest(), "file", path)
 	return nil
 }
 
@@ -125,13 +132,26 @@ func (t *Table) at(now time.Time) {
 
 // newGame starts the next game: its header written and synced before any act.
 func (t *Table) newGame(now time.Time) error {
-	id := now.UTC().Format("2006-01-02T15-04-05.000Z")
+	stamp := now.UTC().Format("2006-01-02T15-04-05.000Z")
 	h := game.NewHeader(t.rules, t.card.Card, t.card.Data, t.layout.names)
-	h.Game, h.Started = id, now.UTC().Format(time.RFC3339Nano)
-	w, err := t.dir.Create(h, t.card)
+	h.Started = now.UTC().Format(time.RFC3339Nano)
+	// A clock set back (a Pi has no battery clock) can name a game already played: the new
+	// one then takes the next free suffix, never the old one's file.
+	var w *journal.Writer
+	var err error
+	for n := 1; ; n++ {
+		h.Game = stamp
+		if n > 1 {
+			h.Game = fmt.Sprintf("%s-%d", stamp, n)
+		}
+		if w, err = t.dir.Create(h, t.card); !errors.Is(err, journal.ErrIDUsed) || n == 100 {
+			break
+		}
+	}
 	if err != nil {
 		return fmt.Errorf("daemon: starting a game: %w", err)
 	}
+	id := h.Game
 	t.game, t.header, t.writer = id, h, w
 	t.tracker = track.New(t.trackConfig(), h.Start(t.rules, t.card.Card))
 	t.waiting, t.resumed = false, false
@@ -261,7 +281,7 @@ func (t *Table) finish() error {
 		return fmt.Errorf("daemon: journal: %w", err)
 	}
 	g := &journal.Game{Path: t.dir.GamePath(t.game), Header: &t.header, Rules: t.rules, Card: t.card, State: s}
-	if err := t.record(g); err != nil {
+	if err := t.record(g, t.now); err != nil {
 		return err
 	}
 	t.played++
@@ -271,10 +291,10 @@ func (t *Table) finish() error {
 	return nil
 }
 
-// record adds a finished game to the history (opened only for that, so `siamesed history` can
-// read it meanwhile).
-func (t *Table) record(g *journal.Game) error {
-	hg, err := history.GameOf(g, t.cfg.Session, t.now)
+// record adds a game finished at the given time to the history (opened only for that, so
+// `siamesed history` can read it meanwhile). A game recorded already is left as it is.
+func (t *Table) record(g *journal.Game, finished time.Time) error {
+	hg, err := history.GameOf(g, t.cfg.Session, finished)
 	if err != nil {
 		return fmt.Errorf("daemon: history: %w", err)
 	}

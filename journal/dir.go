@@ -121,12 +121,15 @@ func createWhole(path string, data []byte) (err error) {
 	}
 	if err := os.Link(tmp.Name(), path); err != nil {
 		if errors.Is(err, os.ErrExist) {
-			return fmt.Errorf("journal: game id %q is already used: %s exists", trimExt(path), path)
+			return fmt.Errorf("journal: game id %q is %w: %s exists", trimExt(path), ErrIDUsed, path)
 		}
 		return fmt.Errorf("journal: %w", err)
 	}
 	return safefile.SyncDir(dir)
 }
+
+// ErrIDUsed is wrapped when a new game's id names a game the directory holds already.
+var ErrIDUsed = errors.New("already used")
 
 // trimExt is a game file's id.
 func trimExt(path string) string {

@@ -28,12 +28,19 @@ type OpenGame struct {
 // at once), returned with the games that could be read: the daemon must not start a new game
 // over a lost one. A user sets such a game aside by moving it to games/set-aside/.
 func (d *Dir) Unfinished(done func(id string) bool) ([]OpenGame, error) {
+	open, _, err := d.Unrecorded(done)
+	return open, err
+}
+
+// Unrecorded reads every game done does not name, as Unfinished, and splits them: open, the
+// games not over (newest first); over, the games whose log ends them but that done does not
+// know, as when the daemon was stopped between ending a game and recording it (oldest first).
+func (d *Dir) Unrecorded(done func(id string) bool) (open, over []OpenGame, err error) {
 	dir := filepath.Join(d.root, GamesDir)
 	ents, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, fmt.Errorf("journal: %w", err)
+		return nil, nil, fmt.Errorf("journal: %w", err)
 	}
-	var open []OpenGame
 	var errs []error
 	for _, e := range ents {
 		name := e.Name()
@@ -50,23 +57,27 @@ func (d *Dir) Unfinished(done func(id string) bool) ([]OpenGame, error) {
 			errs = append(errs, setAsideHint(err))
 			continue
 		}
-		if g.State.Phase == game.PhaseOver {
-			continue
-		}
 		info, err := e.Info()
 		if err != nil {
 			errs = append(errs, fmt.Errorf("journal: %w", err))
 			continue
 		}
-		open = append(open, OpenGame{ID: id, Path: path, Modified: info.ModTime(), Game: g})
+		og := OpenGame{ID: id, Path: path, Modified: info.ModTime(), Game: g}
+		if g.State.Phase == game.PhaseOver {
+			over = append(over, og)
+		} else {
+			open = append(open, og)
+		}
 	}
-	slices.SortFunc(open, func(a, b OpenGame) int {
+	newest := func(a, b OpenGame) int {
 		if c := b.Modified.Compare(a.Modified); c != 0 {
 			return c
 		}
 		return cmp.Compare(b.ID, a.ID)
-	})
-	return open, errors.Join(errs...)
+	}
+	slices.SortFunc(open, newest)
+	slices.SortFunc(over, func(a, b OpenGame) int { return newest(b, a) })
+	return open, over, errors.Join(errs...)
 }
 
 // Resume replays a game's log to the exact state and opens it for appending. A torn last line

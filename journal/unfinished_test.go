@@ -70,6 +70,13 @@ func TestUnfinished(t *testing.T) {
 	if open[0].Game.State.Seq != 20 {
 		t.Errorf("new: %d actions", open[0].Game.State.Seq)
 	}
+	_, over, err := d.Unrecorded(done)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(over) != 1 || over[0].ID != "finished" || over[0].Game.State.Phase != "over" {
+		t.Errorf("over but unrecorded: %v, want the finished game, not the recorded one", over)
+	}
 
 	bad := add("damaged", 10, t0.Add(3*time.Minute))
 	b := readFile(t, bad)

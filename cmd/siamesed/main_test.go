@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
