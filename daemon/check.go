@@ -13,24 +13,30 @@ type SoakStats struct {
 	Games     int `json:"games"`
 	Exact     int `json:"exact"`     // games tracked exactly as played
 	Committed int `json:"committed"` // rules broken on purpose
-	Found     int `json:"found"`     // faults the referee named
+	Found     int `json:"found"`     // faults the referee named that were committed
 	False     int `json:"false"`     // faults named that nobody committed
-	Missed    int `json:"missed"`    // rules broken on purpose that went unnamed
+	Missed    int `json:"missed"`    // faults committed that went unnamed
 }
 
 func (s SoakStats) String() string {
-	return fmt.Sprintf("%d games, %d tracked exactly; %d rules broken on purpose, %d faults named, %d false, %d missed",
+	return fmt.Sprintf("%d games, %d tracked exactly; %d rules broken on purpose, %d faults named rightly, %d false, %d missed",
 		s.Games, s.Exact, s.Committed, s.Found, s.False, s.Missed)
 }
 
-// add counts one finished game.
+// add counts one finished game: the faults the referee named are matched, by seat and rule,
+// with the faults of the game as played.
 func (s *SoakStats) add(tracked, played game.State, committed int) error {
 	s.Games++
-	found := faultCount(tracked)
 	s.Committed += committed
-	s.Found += found
-	s.False += max(0, found-committed)
-	s.Missed += max(0, committed-found)
+	named, real := faultsOf(tracked), faultsOf(played)
+	for k, n := range named {
+		m := real[k]
+		s.Found += min(n, m)
+		s.False += max(0, n-m)
+	}
+	for k, m := range real {
+		s.Missed += max(0, m-named[k])
+	}
 	err := sameGame(tracked, played)
 	if err == nil {
 		s.Exact++
@@ -38,7 +44,33 @@ func (s *SoakStats) add(tracked, played game.State, committed int) error {
 	return err
 }
 
-// faultCount counts the acts of a game that broke a rule, from its warnings.
+// fault names a rule broken by a seat.
+type fault struct {
+	seat int
+	rule string
+}
+
+// faultsOf counts a game's faults by seat and rule, from its warnings: every warning but a
+// hand declared dead for a reason that is no fault (exposures that fit no hand); the warnings
+// of one act count once per rule.
+func faultsOf(s game.State) map[fault]int {
+	seen := map[string]bool{}
+	out := map[fault]int{}
+	for _, w := range s.Warnings {
+		if w.Kind == game.DeadHand && !strings.Contains(w.Rule, "tile-count") {
+			continue
+		}
+		key := fmt.Sprintf("%d/%d/%s", w.Seq, w.Seat, w.Rule)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		out[fault{w.Seat, w.Rule}]++
+	}
+	return out
+}
+
+// faultCount counts the acts of a game that broke a rule.
 func faultCount(s game.State) int {
 	seqs := map[int]bool{}
 	for _, w := range s.Warnings {

@@ -76,6 +76,13 @@ func (p *players) step(t *Table, now time.Time, say func(track.Command) error) (
 	case t.Waiting():
 		if p.truth != nil && p.checked != t.GameID() {
 			p.checked = t.GameID()
+			// The table ends a game on the player's word ("Mah Jongg!"); the players' own
+			// record still has the declaration itself to play.
+			for i := 0; i < 2 && !p.truth.Over(); i++ {
+				if _, ok := p.truth.Next(); !ok {
+					break
+				}
+			}
 			err := p.stats.add(t.Game(), p.truth.State, len(p.truth.Deliberate))
 			if p.onCheck != nil {
 				p.onCheck(t.GameID(), err)

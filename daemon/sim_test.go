@@ -5,7 +5,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"slices"
 	"testing"
 	"time"
 
@@ -50,19 +49,10 @@ func runSim(t testing.TB, cfg Config, dataDir string) *simRun {
 	}
 	t.Cleanup(d.close)
 	r := &simRun{d: d}
-	var lastGame string
-	var truth game.State
-	var truthLog []game.Action
-	var faults int
-	d.table.Publish = func(s State) {
+	// The players compare each game with their own once the table has ended it.
+	d.players.onCheck = func(id string, _ error) {
 		p := d.players
-		if p != nil && p.truth != nil {
-			truth, truthLog, faults = p.truth.State, p.truth.Log(), len(p.truth.Deliberate)
-		}
-		if s.Waiting && s.Game != lastGame {
-			lastGame = s.Game
-			r.games = append(r.games, finished{id: s.Game, truth: truth, tracked: d.table.Game(), log: slices.Clone(truthLog), faults: faults})
-		}
+		r.games = append(r.games, finished{id: id, truth: p.truth.State, tracked: d.table.Game(), log: p.truth.Log(), faults: len(p.truth.Deliberate)})
 	}
 	if err := d.runFast(context.Background()); err != nil && err != errDone {
 		t.Fatal(err)

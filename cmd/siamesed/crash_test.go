@@ -76,7 +76,10 @@ func TestCrashAndRestart(t *testing.T) {
 				fresh++
 			}
 			time.Sleep(time.Duration(rng.IntN(800)) * time.Millisecond)
-			shown := shownState(t, api[1])
+			shown, err := shownState(api[1])
+			if err != nil {
+				t.Fatalf("kill %d: the daemon stopped by itself: %v\n%s", k, err, child.log())
+			}
 			child.kill(t)
 			// Every act shown before the kill was journaled before it was shown.
 			if shown.Seq > 0 {
@@ -134,20 +137,19 @@ func TestCrashAndRestart(t *testing.T) {
 }
 
 // shownState is what the daemon's display port shows now.
-func shownState(t *testing.T, url string) (s struct {
+func shownState(url string) (s struct {
 	Game string `json:"game"`
 	Seq  int    `json:"seq"`
-}) {
-	t.Helper()
+}, err error) {
 	resp, err := http.Get(url)
 	if err != nil {
-		t.Fatal(err)
+		return s, err
 	}
 	defer resp.Body.Close()
 	if err := json.NewDecoder(resp.Body).Decode(&s); err != nil {
-		t.Fatalf("%s: %v", url, err)
+		return s, fmt.Errorf("%s: %w", url, err)
 	}
-	return s
+	return s, nil
 }
 
 // writeCrashConfig is a soak of the simulated table with noise and faults; games 0 plays on

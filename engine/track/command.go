@@ -62,7 +62,8 @@ func (t *Tracker) Command(c Command) ([]Step, error) {
 // runCommands plays the Mah Jongg declarations waiting for the table: a declaration is judged
 // once the seat's racks match the game after it (the hand laid down, the called tile on the
 // rack), or the whole table matches the game before it (every act before it played: the
-// discard it calls, the tile that completes the hand), and not later than AskAfter.
+// discard it calls, the tile that completes the hand), never while the seat's racks are moving,
+// and not later than AskAfter.
 func (t *Tracker) runCommands() []Step {
 	var steps []Step
 	var keep []Command
@@ -76,6 +77,12 @@ func (t *Tracker) runCommands() []Step {
 			} else if t.now.Sub(c.At) < 2*t.cfg.AskAfter {
 				keep = append(keep, c)
 			}
+			continue
+		}
+		if t.seatMoving(c.Seat) && t.now.Sub(c.At) < t.cfg.AskAfter {
+			// The seat's tiles are still moving (gathered into the rack, laid down): judge
+			// the declaration on the picture they settle into.
+			keep = append(keep, c)
 			continue
 		}
 		acts := t.declaration(c)

@@ -44,8 +44,8 @@ func (t *Tracker) explain() []candidate {
 		if !ok || p.clean() {
 			continue
 		}
-		if t.unnamedArrival() && t.now.Sub(t.changed[seat]) < t.cfg.Grace {
-			continue // a tile the camera could not name arrived: let the racks settle first
+		if t.unnamedArrival() {
+			continue // a tile the camera could not name just arrived: let the racks settle first
 		}
 		if seat == t.state.Turn && t.state.Phase == game.PhaseDraw && t.freshArrival() {
 			continue // a discard no rack explains yet may be this seat's drawn tile, thrown at once
@@ -85,9 +85,10 @@ func (t *Tracker) explainSeat(p *seatPicture, usedSeen, usedTaken []bool, discar
 	return append(out, t.draws(p, usedTaken)...)
 }
 
-// unnamedArrival: the camera saw a tile arrive in the discards that it could not name.
+// unnamedArrival: the camera saw a tile it could not name arrive in the discards within the
+// grace period: a tile gone from a rack may still be on its way to the player's other rack.
 func (t *Tracker) unnamedArrival() bool {
-	return slices.ContainsFunc(t.seen, func(d DiscardReading) bool { return !d.Known })
+	return slices.ContainsFunc(t.seen, func(d DiscardReading) bool { return !d.Known && t.now.Sub(d.At) < t.cfg.Grace })
 }
 
 func unused(used []bool) int {
@@ -100,16 +101,26 @@ func unused(used []bool) int {
 	return n
 }
 
-// drawAndThrow: the seat to draw picked a tile and threw it before its rack settled, so the
-// racks never showed it: the camera's confident reading of a discard that no rack explains,
-// for the grace period, is the evidence. An unnamed discard is asked about.
+// drawAndThrow: the seat to play picked a tile and threw it before its rack settled (or before
+// a second pick, which breaks a rule, was held long enough to be judged), so the racks show the
+// game as it was: the camera's confident reading of a discard that no rack explains is the
+// evidence. While the seat is to draw, the grace period must pass; while it is to discard, a
+// face it holds may yet leave its rack (a plain discard, still settling), so that waits for
+// AskAfter, unless the racks showed the tile picked (a draw held back as a fault). An unnamed
+// discard is asked about.
 func (t *Tracker) drawAndThrow(exp [][2]expect, usedSeen []bool) []candidate {
 	s := &t.state
-	if s.Phase != game.PhaseDraw || s.WallLeft == 0 {
+	if (s.Phase != game.PhaseDraw && s.Phase != game.PhaseDiscard) || s.WallLeft == 0 {
 		return nil
 	}
+	seat := &s.Seats[s.Turn]
 	for i, d := range t.seen {
-		if usedSeen[i] || !d.Known || s.Unseen[d.Face] == 0 || t.now.Sub(d.At) < t.cfg.Grace || t.seatMoving(s.Turn) ||
+		wait := t.cfg.Grace
+		held, wasHeld := t.heldDraw(s.Turn, d.Face, d.At)
+		if s.Phase == game.PhaseDiscard && !wasHeld && seat.Racks[0].Concealed[d.Face]+seat.Racks[1].Concealed[d.Face] > 0 {
+			wait = t.cfg.AskAfter
+		}
+		if usedSeen[i] || !d.Known || s.Unseen[d.Face] == 0 || t.now.Sub(d.At) < wait || t.seatMoving(s.Turn) ||
 			t.now.Sub(t.changed[s.Turn]) < t.cfg.Grace {
 			continue
 		}
@@ -118,7 +129,10 @@ func (t *Tracker) drawAndThrow(exp [][2]expect, usedSeen []bool) []candidate {
 		}
 		usedSeen[i] = true
 		rack := 1
-		if s.Seats[s.Turn].Racks[0].MahJongg != nil {
+		switch {
+		case wasHeld:
+			rack = held.act.Rack
+		case seat.Racks[0].MahJongg != nil || !seat.Racks[0].Live() && seat.Racks[1].Live():
 			rack = 2
 		}
 		f := []tile.Face{d.Face}
@@ -323,8 +337,8 @@ func (t *Tracker) fixes(p *seatPicture) []candidate {
 
 // discards: a tile gone from a rack that the camera saw arrive in the discard area. A camera
 // reading of another face is a disagreement, left for a question; a tile the camera could not
-// name is matched only once the seat's racks have stayed the same for the grace period (a tile
-// gone from one rack may still land in the other).
+// name is matched only once it has lain there for the grace period (a tile gone from one rack
+// may still land in the other).
 func (t *Tracker) discards(p *seatPicture, usedSeen []bool) []candidate {
 	var out []candidate
 	for r := 1; r <= 2; r++ {
@@ -334,8 +348,12 @@ func (t *Tracker) discards(p *seatPicture, usedSeen []bool) []candidate {
 				if i < 0 {
 					break
 				}
-				if !t.seen[i].Known && t.now.Sub(t.changed[p.seat]) < t.cfg.Grace {
-					break // an unnamed tile arrived: wait until the racks show no tile moving still
+				if !t.seen[i].Known && (t.now.Sub(t.seen[i].At) < t.cfg.Grace ||
+					p.seat != t.state.Turn && t.now.Sub(t.changed[p.seat]) < t.cfg.Grace) {
+					// An unnamed tile arrived: wait until no tile can be on its way still, and
+					// for a seat not to play, until its racks have settled (its tile may be
+					// going onto its rack, called: the unnamed tile is the turn's discard).
+					break
 				}
 				usedSeen[i] = true
 				p.minus[r-1][f]--
@@ -424,7 +442,7 @@ func (t *Tracker) draws(p *seatPicture, usedTaken []bool) []candidate {
 				continue // not from the wall: left for a question
 			}
 			p.plus[r-1][f]--
-			out = append(out, candidate{act: game.Action{Seat: p.seat, Act: game.ActDraw, Tiles: []tile.Face{f}, Rack: r}, seen: -1, taken: -1, at: t.readAt(p.seat, r, In)})
+			out = append(out, candidate{act: game.Action{Seat: p.seat, Act: game.ActDraw, Tiles: []tile.Face{f}, Rack: r}, seen: -1, taken: -1, at: t.arrivedAt(p.seat, r, In, f)})
 		}
 	}
 	return out

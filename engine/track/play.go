@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/siamesetable/siamesed/engine/game"
+	"github.com/siamesetable/siamesed/engine/tile"
 )
 
 // maxPermuted bounds the acts whose every order is tried; more (a deal of four seats at once)
@@ -24,6 +25,7 @@ func (t *Tracker) explainAndPlay() []Step {
 	}
 	if t.holdFaults(cands, order) {
 		t.debugf("held: they break a rule and the evidence is not settled")
+		t.noteHeldDraws(cands)
 		return nil
 	}
 	var steps []Step
@@ -74,21 +76,22 @@ func (t *Tracker) earlierArrival(cands []candidate, at time.Time) bool {
 }
 
 // holdFaults decides to wait before playing acts that break a rule. Such acts need clear
-// evidence: the racks of every seat acting have stayed the same for the grace period (a tile
+// evidence: the racks of every seat breaking one have stayed the same for the grace period (a tile
 // moving from rack to rack lands in one before it leaves the other), and no discard the camera
 // saw is still unexplained (the seat to play may have thrown its drawn tile before its rack
 // settled, which would make them legal) — the latter for AskAfter at most.
 func (t *Tracker) holdFaults(cands []candidate, order []int) bool {
-	if sc := t.score(cands, order); sc.faults == 0 {
+	sc := t.score(cands, order)
+	if sc.faults == 0 {
 		t.holding = time.Time{}
 		return false
 	}
-	for _, c := range cands {
-		if t.now.Sub(t.changed[c.act.Seat]) < t.cfg.Grace {
+	for _, i := range sc.faulty {
+		if t.now.Sub(t.changed[cands[i].act.Seat]) < t.cfg.Grace {
 			return true
 		}
 	}
-	if len(t.seen) == 0 && len(t.taken) == 0 {
+	if !t.unexplainedCamera(cands) {
 		return false
 	}
 	if t.holding.IsZero() {
@@ -99,6 +102,41 @@ func (t *Tracker) holdFaults(cands []candidate, order []int) bool {
 		return false
 	}
 	return true
+}
+
+// noteHeldDraws remembers the draws among held acts, forgetting those older than AskAfter.
+func (t *Tracker) noteHeldDraws(cands []candidate) {
+	t.heldDraws = slices.DeleteFunc(t.heldDraws, func(c candidate) bool { return t.now.Sub(c.at) > t.cfg.AskAfter })
+	for _, c := range cands {
+		if c.act.Act == game.ActDraw && !slices.ContainsFunc(t.heldDraws, func(h candidate) bool { return h.act.String() == c.act.String() }) {
+			t.heldDraws = append(t.heldDraws, c)
+		}
+	}
+}
+
+// heldDraw finds a draw of f by seat held back as a fault within AskAfter before at.
+func (t *Tracker) heldDraw(seat int, f tile.Face, at time.Time) (candidate, bool) {
+	for _, h := range t.heldDraws {
+		if h.act.Seat == seat && h.act.Tiles[0] == f && !h.at.After(at) && at.Sub(h.at) <= t.cfg.AskAfter {
+			return h, true
+		}
+	}
+	return candidate{}, false
+}
+
+// unexplainedCamera: the camera saw a tile arrive or leave that no candidate accounts for.
+func (t *Tracker) unexplainedCamera(cands []candidate) bool {
+	for i := range t.seen {
+		if !slices.ContainsFunc(cands, func(c candidate) bool { return c.seen == i }) {
+			return true
+		}
+	}
+	for i := range t.taken {
+		if !slices.ContainsFunc(cands, func(c candidate) bool { return c.taken == i }) {
+			return true
+		}
+	}
+	return false
 }
 
 // orderWindow: evidence read this far apart or more says which act came first; closer, the
@@ -134,7 +172,10 @@ func (t *Tracker) bestOrder(cands []candidate) []int {
 
 // orderScore rates an order: acts played, then acts out of the order their evidence shows,
 // then faults (fewer is better).
-type orderScore struct{ played, inversions, faults int }
+type orderScore struct {
+	played, inversions, faults int
+	faulty                     []int // the candidates that break a rule, played in that order
+}
 
 func (a orderScore) better(b orderScore) bool {
 	if a.played != b.played {
@@ -168,6 +209,9 @@ func (t *Tracker) score(cands []candidate, order []int) orderScore {
 			if v.Faulty() {
 				sc.faults++
 			}
+		}
+		if game.HasFaults(vs) {
+			sc.faulty = append(sc.faulty, i)
 		}
 	}
 	return sc

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/siamesetable/siamesed/engine/game"
+	"github.com/siamesetable/siamesed/engine/tile"
 )
 
 // Config tunes the tracker to the table.
@@ -50,15 +51,21 @@ type Tracker struct {
 	refused map[string]time.Time
 	// holding is when acts that break a rule were first held back for unexplained evidence.
 	holding time.Time
+	// heldDraws are draws held back as faults (a second pick), with when their tile was read
+	// in the rack: such a tile seen in the discards soon after was picked and thrown.
+	heldDraws []candidate
 	// moving are the rack zones reading otherwise than their last settled reading now.
 	moving map[Place]bool
+	// arrived is, per rack zone and face, when the zone's count of that face last went up: a
+	// tile's own evidence time, kept while later changes to its rack re-date the reading.
+	arrived map[Place]*[tile.NumFaces]time.Time
 }
 
 // New starts tracking from s: a new game, or one replayed from its journal after a restart
 // (the first readings then show the table as it is, and whatever the journal missed is found
 // again from them).
 func New(cfg Config, s game.State) *Tracker {
-	t := &Tracker{cfg: cfg, state: s, readings: map[Place]RackReading{}, changed: make([]time.Time, len(s.Seats)), refused: map[string]time.Time{}}
+	t := &Tracker{cfg: cfg, state: s, readings: map[Place]RackReading{}, changed: make([]time.Time, len(s.Seats)), refused: map[string]time.Time{}, arrived: map[Place]*[tile.NumFaces]time.Time{}}
 	t.camera = CameraStatus{Working: cfg.Camera}
 	if !cfg.Camera {
 		t.camera.Problem = "no camera on this table"
@@ -73,13 +80,46 @@ func (t *Tracker) State() game.State { return t.state }
 // Rack takes a settled reading of one rack zone.
 func (t *Tracker) Rack(r RackReading) []Step {
 	t.advance(r.At)
-	if old, ok := t.readings[r.Place]; !ok || old.Tiles != r.Tiles || old.Count != r.Count || old.Complete != r.Complete || old.CountKnown != r.CountKnown {
+	old, ok := t.readings[r.Place]
+	if !ok || old.Tiles != r.Tiles || old.Count != r.Count || old.Complete != r.Complete || old.CountKnown != r.CountKnown {
 		if r.Seat >= 0 && r.Seat < len(t.changed) {
 			t.changed[r.Seat] = r.At
 		}
 	}
+	t.noteArrivals(old, r)
 	t.readings[r.Place] = r
 	return t.settle()
+}
+
+// noteArrivals dates the tiles newly read in a zone by when it began to read so.
+func (t *Tracker) noteArrivals(old, r RackReading) {
+	since := r.Since
+	if since.IsZero() || since.After(r.At) {
+		since = r.At
+	}
+	a := t.arrived[r.Place]
+	if a == nil {
+		a = new([tile.NumFaces]time.Time)
+		t.arrived[r.Place] = a
+	}
+	for f := range r.Tiles {
+		switch {
+		case r.Tiles[f] == 0:
+			a[f] = time.Time{}
+		case r.Tiles[f] > old.Tiles[f]:
+			a[f] = since
+		}
+	}
+}
+
+// arrivedAt is when a tile of face f was read arriving in a rack zone (its reading's time if
+// unknown).
+func (t *Tracker) arrivedAt(seat, rack int, z Zone, f tile.Face) time.Time {
+	p := Place{seat, rack, z}
+	if a := t.arrived[p]; a != nil && !a[f].IsZero() {
+		return a[f]
+	}
+	return t.readings[p].At
 }
 
 // Moving takes the rack zones whose readings are changing now (tiles in motion, a hand over a
