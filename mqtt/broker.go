@@ -24,7 +24,7 @@ func StartBroker(tcpAddr string, p Policy, c Credentials, log *slog.Logger) (*Br
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	srv := mochi.New(&mochi.Options{InlineClient: false, Logger: log.With("part", "broker")})
+	srv := mochi.New(&mochi.Options{InlineClient: false, Logger: log})
 	if err := srv.AddHook(&aclHook{policy: p, creds: c}, nil); err != nil {
 		return nil, fmt.Errorf("mqtt: broker: %w", err)
 	}
