@@ -84,13 +84,11 @@ func wsProxy(ws string) (http.Handler, error) {
 	if err != nil {
 		return nil, fmt.Errorf("daemon: mqtt.websocket: %w", err)
 	}
-	p := httputil.NewSingleHostReverseProxy(u)
-	inner := p.Director
-	p.Director = func(r *http.Request) {
-		inner(r)
-		r.URL.Path = u.Path // the broker's path, whatever the page asked for
-	}
-	return p, nil
+	return &httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) {
+		r.SetURL(u)
+		r.Out.URL.Path = u.Path // the broker's path, whatever the page asked for
+		r.Out.Host = u.Host
+	}}, nil
 }
 
 func (b *bridge) close() {

@@ -51,8 +51,8 @@ type daemon struct {
 	camera  *simCamera
 	players *players
 	board   board
-	events  chan event // inputs to the table loop from other goroutines (MQTT commands)
-	mqtt    *bridge    // nil with mqtt.broker: none
+	events  chan event   // inputs to the table loop from other goroutines (MQTT commands)
+	mqtt    *bridge      // nil with mqtt.broker: none
 	beat    atomic.Int64 // when the table loop last went round (wall clock, for the watchdog)
 }
 

@@ -44,21 +44,26 @@ func startPublisher(t testing.TB, url string, creds Credentials, topics Topics, 
 // its own, and commands only for itself; a wrong password or no user gets nothing.
 func TestBrokerACL(t *testing.T) {
 	b, creds, topics := startBroker(t)
+	checkACL(t, b.URL(), creds, topics)
+}
+
+// checkACL checks the policy on a running broker (embedded or Mosquitto).
+func checkACL(t *testing.T, url string, creds Credentials, topics Topics) {
 	var commands []track.Command
 	submitted := make(chan struct{}, 10)
-	p := startPublisher(t, b.URL(), creds, topics, func(_ context.Context, c track.Command) error {
+	p := startPublisher(t, url, creds, topics, func(_ context.Context, c track.Command) error {
 		commands = append(commands, c)
 		submitted <- struct{}{}
 		return nil
 	})
-	display, _ := subscribe(t, b.URL(), DisplayUser, creds.Display, "#")
-	seat0, seat0c := subscribe(t, b.URL(), "0", creds.Seats[0], "#")
-	seat1, _ := subscribe(t, b.URL(), "1", creds.Seats[1], "siamese/t1/seat/0/#")
+	display, _ := subscribe(t, url, DisplayUser, creds.Display, "#")
+	seat0, seat0c := subscribe(t, url, "0", creds.Seats[0], "#")
+	seat1, _ := subscribe(t, url, "1", creds.Seats[1], "siamese/t1/seat/0/#")
 
-	if _, err := connect(t, clientOpts(b.URL(), "", "")); err == nil {
+	if _, err := connect(t, clientOpts(url, "", "")); err == nil {
 		t.Error("an anonymous client connected")
 	}
-	if _, err := connect(t, clientOpts(b.URL(), "1", creds.Seats[0])); err == nil {
+	if _, err := connect(t, clientOpts(url, "1", creds.Seats[0])); err == nil {
 		t.Error("seat 1 connected with seat 0's password")
 	}
 
@@ -67,7 +72,7 @@ func TestBrokerACL(t *testing.T) {
 	p.Private(1, []byte(`{"seat":1,"concealed":"secret"}`))
 	// Seat 0 commanding for seat 1: the broker drops it (mochi also disconnects a 3.1.1
 	// client for it, so it is sent on a connection of its own).
-	intruder, err := connect(t, clientOpts(b.URL(), "0", creds.Seats[0]))
+	intruder, err := connect(t, clientOpts(url, "0", creds.Seats[0]))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -109,6 +109,12 @@ func (o *Outbox) Putback(retained, events []Message) {
 	o.signal()
 }
 
+func (o *Outbox) hasRetained() bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return len(o.latest) > 0
+}
+
 // Stats is the outbox's state for the health topic.
 type Stats struct {
 	Queued  int    `json:"queued"`

@@ -239,8 +239,20 @@ func wait(ctx context.Context, t paho.Token) error {
 	}
 }
 
-// shutdown says offline (the will covers a crash) and disconnects.
+// shutdown publishes what is left (for a little while), says offline (the will covers a
+// crash) and disconnects. Events still queued after that are counted as dropped and logged.
 func (p *Publisher) shutdown() {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	for p.client.IsConnectionOpen() && ctx.Err() == nil {
+		if st := p.out.Stats(); st.Queued == 0 && !p.out.hasRetained() {
+			break
+		}
+		p.flush(ctx)
+	}
+	if st := p.out.Stats(); st.Queued > 0 {
+		p.log.Warn("mqtt: events left unpublished at shutdown", "events", st.Queued)
+	}
 	if p.client.IsConnectionOpen() {
 		t := p.client.Publish(p.topics.Status(), 1, true, []byte("offline"))
 		if !t.WaitTimeout(2*time.Second) || t.Error() != nil {
