@@ -9,6 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
+	"net/url"
 	"os"
 	"regexp"
 	"strings"
@@ -44,6 +46,8 @@ type Config struct {
 	Track TrackConfig `yaml:"track"`
 	// Sim drives a simulated table with virtual players (used with a simulated profile).
 	Sim SimConfig `yaml:"sim"`
+	// MQTT is where the table's state goes out and the players' commands come in.
+	MQTT MQTTConfig `yaml:"mqtt"`
 	// Watchdog: under systemd, how often the daemon tells the watchdog it is alive is read
 	// from the unit; this is how long the table loop may stall before the daemon stops
 	// telling it (so systemd restarts a stuck daemon).
@@ -54,6 +58,25 @@ type Config struct {
 type SeatConfig struct {
 	Name  string   `yaml:"name"`
 	Racks []string `yaml:"racks"`
+}
+
+// MQTTConfig is the table's broker (docs/mqtt.md).
+type MQTTConfig struct {
+	// Broker is "embedded" (mochi-mqtt inside the daemon: the default set-up), "none", or an
+	// external broker's URL: tcp://host:1883 (Mosquitto with deploy/mosquitto.conf).
+	Broker string `yaml:"broker"`
+	// Listen is where the embedded broker serves MQTT over TCP. MQTT over WebSocket is served
+	// on the HTTP port at /mqtt, so a browser reaches it wherever it reached the page.
+	Listen string `yaml:"listen"`
+	// WebSocket is an external broker's MQTT-over-WebSocket URL (ws://host:9001), which the
+	// daemon passes through at /mqtt on its HTTP port.
+	WebSocket string `yaml:"websocket"`
+	// Credentials is the users' passwords file; empty: mqtt/credentials.yaml in the data
+	// directory, generated on first start.
+	Credentials string `yaml:"credentials"`
+	// Queue bounds the events waiting for the broker; past it they are dropped, counted and
+	// logged.
+	Queue int `yaml:"queue"`
 }
 
 // PotConfig is a session's pot.
@@ -125,6 +148,7 @@ func Defaults() Config {
 		Track:    TrackConfig{AskAfter: Duration(5 * time.Second), Grace: Duration(1500 * time.Millisecond), CallWindow: Duration(10 * time.Second)},
 		Sim:      SimConfig{Players: "virtual", Pace: Duration(400 * time.Millisecond), Seed: 1, Faults: 0.002},
 		Stall:    Duration(30 * time.Second),
+		MQTT:     MQTTConfig{Broker: "embedded", Listen: "127.0.0.1:1883", Queue: 4096},
 	}
 }
 
@@ -226,7 +250,41 @@ func (c *Config) Check() error {
 			bad(field, "%g is outside 0 to 0.5 (a chance)", p)
 		}
 	}
+	errs = append(errs, c.MQTT.check()...)
 	return errors.Join(sortErrs(errs)...)
+}
+
+// check lists the problems of the mqtt section.
+func (m MQTTConfig) check() []error {
+	var errs []error
+	bad := func(field, format string, a ...any) {
+		errs = append(errs, fmt.Errorf("mqtt.%s: %s", field, fmt.Sprintf(format, a...)))
+	}
+	switch {
+	case m.Broker == "embedded":
+		if m.Listen == "" {
+			bad("listen", "empty: want host:port for the embedded broker, e.g. 127.0.0.1:1883")
+		} else if _, _, err := net.SplitHostPort(m.Listen); err != nil {
+			bad("listen", "%q: want host:port (%v)", m.Listen, err)
+		}
+		if m.WebSocket != "" {
+			bad("websocket", "only for an external broker: the embedded one serves /mqtt on the HTTP port")
+		}
+	case m.Broker == "none":
+	case strings.HasPrefix(m.Broker, "tcp://") || strings.HasPrefix(m.Broker, "mqtt://"):
+		if u, err := url.Parse(m.Broker); err != nil || u.Port() == "" {
+			bad("broker", "%q: want tcp://host:port", m.Broker)
+		}
+		if m.WebSocket != "" && !strings.HasPrefix(m.WebSocket, "ws://") && !strings.HasPrefix(m.WebSocket, "wss://") {
+			bad("websocket", "%q: want ws://host:port (the broker's MQTT-over-WebSocket listener)", m.WebSocket)
+		}
+	default:
+		bad("broker", "%q: want embedded, none, or tcp://host:port", m.Broker)
+	}
+	if m.Queue < 16 || m.Queue > 1<<20 {
+		bad("queue", "%d is outside 16 to %d", m.Queue, 1<<20)
+	}
+	return errs
 }
 
 // sortErrs orders problems by field, so the same file always lists them the same way.

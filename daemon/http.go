@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"context"
-	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +9,8 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/siamesetable/siamesed/display"
 )
 
 // board holds the latest public state for readers on other goroutines (the HTTP server, and
@@ -44,25 +45,42 @@ func (b *board) get() ([]byte, []byte) {
 	return b.state, b.health
 }
 
-//go:embed page.html
-var statePage []byte
-
-// serveHTTP serves the table's public state, read-only, until ctx ends: GET /api/state (the
-// public view as JSON with its sequence number), GET /api/health, and a plain page at /.
-func serveHTTP(ctx context.Context, addr string, b *board, ready chan<- string) error {
+// routes are the display port's: the display (embedded files), GET /api/state (the public
+// view as JSON with its sequence number), GET /api/health, GET /api/mqtt (how the page reaches
+// the broker) and MQTT over WebSocket at /mqtt.
+func (d *daemon) routes() *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /api/state", func(w http.ResponseWriter, r *http.Request) {
-		s, _ := b.get()
+		s, _ := d.board.get()
 		writeJSON(w, s)
 	})
 	mux.HandleFunc("GET /api/health", func(w http.ResponseWriter, r *http.Request) {
-		_, h := b.get()
+		_, h := d.board.get()
 		writeJSON(w, h)
 	})
-	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Write(statePage)
+	mux.HandleFunc("GET /api/mqtt", func(w http.ResponseWriter, r *http.Request) {
+		if d.mqtt == nil {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusNotFound)
+			w.Write([]byte(`{"error":"mqtt.broker is none: the display reads /api/state"}`))
+			return
+		}
+		j, err := json.Marshal(d.mqtt.connectInfo(d.cfg.Table, d.table.layout.names))
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		writeJSON(w, j)
 	})
+	if d.mqtt != nil && d.mqtt.ws != nil {
+		mux.Handle("GET /mqtt", d.mqtt.ws)
+	}
+	mux.Handle("GET /", display.Handler())
+	return mux
+}
+
+// serveHTTP serves mux on addr until ctx ends.
+func serveHTTP(ctx context.Context, addr string, mux http.Handler, ready chan<- string) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("daemon: display port: %w", err)

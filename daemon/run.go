@@ -13,6 +13,7 @@ import (
 	"github.com/siamesetable/siamesed/hw/build"
 	"github.com/siamesetable/siamesed/hw/rack"
 	"github.com/siamesetable/siamesed/internal/clock"
+	"github.com/siamesetable/siamesed/mqtt"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -50,6 +51,8 @@ type daemon struct {
 	camera  *simCamera
 	players *players
 	board   board
+	events  chan event   // inputs to the table loop from other goroutines (MQTT commands)
+	mqtt    *bridge      // nil with mqtt.broker: none
 	beat    atomic.Int64 // when the table loop last went round (wall clock, for the watchdog)
 }
 
@@ -59,7 +62,7 @@ func Run(ctx context.Context, cfg Config, opt Options) error {
 	if opt.Log == nil {
 		opt.Log = slog.New(slog.DiscardHandler)
 	}
-	d := &daemon{cfg: cfg, opt: opt, log: opt.Log}
+	d := &daemon{cfg: cfg, opt: opt, log: opt.Log, events: make(chan event, 64)}
 	begun := time.Now() // wall time, for the soak's games per second
 	if cfg.Sim.Fast {
 		start := opt.Start
@@ -75,7 +78,17 @@ func Run(ctx context.Context, cfg Config, opt Options) error {
 	}
 	defer d.close()
 	g, ctx := errgroup.WithContext(ctx)
-	g.Go(func() error { return serveHTTP(ctx, cfg.HTTP, &d.board, opt.Listening) })
+	var err error
+	if d.mqtt, err = d.startMQTT(ctx, g); err != nil {
+		return err
+	}
+	defer d.mqtt.close()
+	if d.mqtt != nil {
+		d.table.Publish = func(s State) { d.board.set(s); d.mqtt.state(d.table, s) }
+		d.table.OnSteps = func(game string, steps []track.Step) { d.mqtt.steps(d.table, game, steps) }
+		d.mqtt.state(d.table, d.table.State()) // before the table loop starts
+	}
+	g.Go(func() error { return serveHTTP(ctx, cfg.HTTP, d.routes(), opt.Listening) })
 	if opt.Notify != nil {
 		d.beat.Store(time.Now().UnixNano())
 		g.Go(func() error { feedWatchdog(ctx, opt.Notify, &d.beat, cfg.Stall.D()); return nil })
@@ -102,7 +115,7 @@ func Run(ctx context.Context, cfg Config, opt Options) error {
 		}
 		return err
 	})
-	err := g.Wait()
+	err = g.Wait()
 	if d.players != nil && d.players.stats.Games > 0 {
 		st := d.players.stats
 		d.log.Info("simulated table", "summary", st.String(), "games", st.Games, "exact", st.Exact, "committed", st.Committed,
@@ -183,12 +196,15 @@ type event struct {
 	snap *rack.Snapshot
 	cmd  *track.Command
 	err  chan error
+	// vet: a command from MQTT, refused if it breaks a rule (mqtt.Vet) rather than recorded
+	// as an infraction: a phone is not the table.
+	vet bool
 }
 
 // runLive runs in real time: the racks are scanned by their own goroutine; the table, the
 // camera's reports and the virtual players' hands take turns in the table loop.
 func (d *daemon) runLive(ctx context.Context) error {
-	events := make(chan event, 64)
+	events := d.events
 	g, ctx := errgroup.WithContext(ctx)
 	g.Go(func() error {
 		err := d.monitor.Run(ctx, func(s rack.Snapshot) {
@@ -253,6 +269,9 @@ func (d *daemon) runFast(ctx context.Context) error {
 			}
 			next = now.Add(pace)
 		}
+		if err := d.drain(); err != nil {
+			return err
+		}
 		clk.Advance(period)
 		for _, s := range d.monitor.Step(ctx) {
 			if err := d.handle(event{snap: &s}); err != nil {
@@ -266,15 +285,39 @@ func (d *daemon) runFast(ctx context.Context) error {
 	return nil
 }
 
+// drain handles the events waiting from other goroutines, without waiting for more (the
+// soak's loop, which has no time to wait in).
+func (d *daemon) drain() error {
+	for {
+		select {
+		case e := <-d.events:
+			if err := d.handle(e); err != nil {
+				return err
+			}
+		default:
+			return nil
+		}
+	}
+}
+
 // handle gives one event to the table.
 func (d *daemon) handle(e event) error {
 	switch {
 	case e.snap != nil:
 		return d.table.Rack(*e.snap)
 	case e.cmd != nil:
-		err := d.table.Command(*e.cmd)
+		var err error
+		if e.vet {
+			err = mqtt.Vet(d.table.Game(), *e.cmd)
+		}
+		if err == nil {
+			err = d.table.Command(*e.cmd)
+		}
 		if e.err != nil {
 			e.err <- err
+			if err != nil && !errors.Is(err, track.ErrCommand) {
+				return err // the journal failed: the daemon stops rather than play on unrecorded
+			}
 			return nil
 		}
 		if errors.Is(err, track.ErrCommand) {
@@ -312,6 +355,10 @@ func (d *daemon) tick(now time.Time) error {
 	if err := d.table.Tick(now); err != nil {
 		return err
 	}
-	d.board.setHealth(Health{Racks: d.monitor.Health(), Camera: d.cfg.Camera, Journal: "ok", Games: d.table.Played()})
+	h := Health{Racks: d.monitor.Health(), Camera: d.cfg.Camera, Journal: "ok", Games: d.table.Played()}
+	d.board.setHealth(h)
+	if d.mqtt != nil {
+		d.mqtt.healthOf(h, now)
+	}
 	return nil
 }

@@ -1,8 +1,12 @@
 package daemon
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/siamesetable/siamesed/engine/game"
 	"github.com/siamesetable/siamesed/engine/track"
+	"github.com/siamesetable/siamesed/mqtt"
 )
 
 // State is what the table shows anyone: the public view of the game, the questions to the
@@ -19,13 +23,19 @@ type State struct {
 	Sensors   []track.SensorNote `json:"sensors"`
 }
 
-// State is the table's public state now.
+// State is the table's public state now. A question to one seat about its rack names its
+// concealed tiles, so the public state has only its public form (mqtt.PublicQuestion); the
+// question itself is in that seat's private view.
 func (t *Table) State() State {
 	s := t.tracker.State()
 	st := State{Table: t.cfg.Table, Game: t.game, Seq: s.Seq, Seats: t.layout.names, Card: t.card.Name,
-		Waiting: t.waiting, View: s.PublicView(), Questions: t.tracker.Questions(), Sensors: t.tracker.Sensors()}
-	if st.Questions == nil {
-		st.Questions = []track.Question{}
+		Waiting: t.waiting, View: s.PublicView(), Questions: []track.Question{}, Sensors: t.tracker.Sensors()}
+	for _, q := range t.tracker.Questions() {
+		name := "anyone"
+		if q.Seat >= 0 && q.Seat < len(t.layout.names) {
+			name = t.layout.names[q.Seat]
+		}
+		st.Questions = append(st.Questions, mqtt.PublicQuestion(q, name))
 	}
 	if st.Sensors == nil {
 		st.Sensors = []track.SensorNote{}
@@ -34,9 +44,35 @@ func (t *Table) State() State {
 }
 
 func (t *Table) publish() {
+	t.asked = t.askedKey()
 	if t.Publish != nil {
 		t.Publish(t.State())
 	}
+}
+
+// SeatQuestions are the open questions a seat may answer: its own, in full, and those to
+// anyone.
+func (t *Table) SeatQuestions(seat int) []track.Question {
+	out := []track.Question{}
+	for _, q := range t.tracker.Questions() {
+		if q.Seat == seat || q.Seat < 0 {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// askedKey names the open questions and sensor notes: they come and go with time, not only
+// with acts, and the state is published again when they change.
+func (t *Table) askedKey() string {
+	var b strings.Builder
+	for _, q := range t.tracker.Questions() {
+		fmt.Fprintf(&b, "q%d;", q.ID)
+	}
+	for _, n := range t.tracker.Sensors() {
+		fmt.Fprintf(&b, "s%s:%s;", n.About, n.Text)
+	}
+	return b.String()
 }
 
 // SeatView is one seat's own view: its concealed tiles too. It goes to that seat alone.

@@ -39,6 +39,10 @@ type Table struct {
 
 	// Publish, when set, hears the table's state after every change.
 	Publish func(State)
+	// OnSteps, when set, hears the acts the tracker played, once journaled, before the state
+	// that follows them is published (the MQTT events topic).
+	OnSteps func(game string, steps []track.Step)
+	asked   string // the questions and sensor notes last published, to publish when they change
 }
 
 // tableDeps is what a table is built from.
@@ -249,10 +253,13 @@ func (t *Table) play(steps []track.Step) error {
 		}
 		t.logStep(st)
 	}
+	if len(steps) > 0 && t.OnSteps != nil {
+		t.OnSteps(t.game, steps)
+	}
 	if len(steps) > 0 && t.tracker.State().Phase == game.PhaseOver {
 		return t.finish()
 	}
-	if len(steps) > 0 {
+	if len(steps) > 0 || t.askedKey() != t.asked {
 		t.publish()
 	}
 	return nil

@@ -5,6 +5,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/setup.sh
 need_pkg libopencv-dev pkg-config # gocv (vision/) links OpenCV
+need_pkg mosquitto                 # mqtt/: tests against a real Mosquitto with deploy/'s files
+need_pkg chromium                  # display/: the pages in a headless browser (chromedp)
+# Tests that need those programs fail, rather than skip, when they are missing.
+export SIAMESED_REQUIRE_SYSTEM_TESTS=1
 
 go mod download
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))

@@ -1,0 +1,111 @@
+// The seat view for a phone: that seat's own concealed tiles, the Siamese advisor's best pairs
+// of hands, buttons to answer the tracker's questions and to correct a reading. It logs in as
+// the seat's MQTT user, which reads only its own private topic and commands only for itself.
+'use strict';
+
+(() => {
+  const { el, tile, tiles } = Siamese;
+  const $ = id => document.getElementById(id);
+  const shown = window.siamese = { private: null, replies: [], status: '' };
+  let conn = null, seat = null, next = 1;
+
+  fetch('api/mqtt', { cache: 'no-store' }).then(r => r.json()).then(info => {
+    (info.seats || []).forEach((name, i) => $('seat').append(new Option(i + ' — ' + name, String(i))));
+  });
+
+  $('login').addEventListener('submit', async ev => {
+    ev.preventDefault();
+    seat = Number($('seat').value);
+    const pw = $('password').value;
+    $('login-error').textContent = '';
+    conn = await Siamese.connect(String(seat), pw, p => [p + 'seat/' + seat + '/#', p + 'status'], onMessage, status);
+    if (!conn) { $('login-error').textContent = 'this table has no broker'; return; }
+    conn.client.on('error', e => { $('login-error').textContent = 'refused: ' + e.message; });
+    conn.client.on('connect', () => { $('login').hidden = true; $('me').hidden = false; });
+  });
+
+  function status(s) { shown.status = s; $('link').textContent = s; }
+
+  function send(cmd) {
+    cmd.id = 'p' + seat + '-' + (next++);
+    conn.client.publish(conn.info.prefix + 'cmd/' + seat, JSON.stringify(cmd), { qos: 1 });
+    return cmd.id;
+  }
+
+  document.querySelectorAll('[data-mahjong]').forEach(b =>
+    b.addEventListener('click', () => send({ kind: 'mahjong', rack: Number(b.dataset.mahjong) })));
+  $('wall-game').addEventListener('click', () => send({ kind: 'wall_game' }));
+  $('act').addEventListener('submit', ev => {
+    ev.preventDefault();
+    const faces = $('act-tiles').value.trim().split(/[\s,]+/).filter(Boolean).map(f => f.toUpperCase());
+    const rack = Number($('act-rack').value);
+    const action = { act: $('act-kind').value, tiles: faces, rack };
+    if (action.act === 'move') action.to = 3 - rack;
+    send({ kind: 'act', action });
+  });
+
+  function onMessage(topic, msg) {
+    if (topic === 'seat/' + seat + '/private') render(msg);
+    else if (topic === 'seat/' + seat + '/events') reply(msg);
+    else if (topic === 'status') status('table ' + msg);
+  }
+
+  function reply(e) {
+    shown.replies.push(e);
+    const d = el('div', 'reply ' + e.type, e.type === 'error' ? 'refused: ' + e.error : 'taken: ' + (e.kind || 'command'));
+    $('replies').prepend(d);
+    while ($('replies').children.length > 5) $('replies').lastChild.remove();
+  }
+
+  function render(p) {
+    shown.private = p;
+    const v = p.view;
+    $('who').textContent = p.name + ' (seat ' + p.seat + ')';
+    $('info').textContent = 'act ' + p.seq + ' · wall ' + v.wall_left + ' · ' +
+      (v.phase === 'over' ? 'game over' : (v.turn === p.seat ? 'your turn to ' + v.phase : 'seat ' + v.turn + ' to ' + v.phase));
+    const me = v.seats[p.seat];
+    $('racks').replaceChildren(...[0, 1].map(r => {
+      const box = el('div', 'rack mine' + (me.racks[r].dead ? ' dead' : ''));
+      box.dataset.rack = r + 1;
+      box.append(el('span', 'rack-name', 'rack ' + (r + 1)), tiles(v.concealed[r] || [], 'concealed'));
+      me.racks[r].exposures.forEach(e => box.append(tiles(e.tiles, 'exposed')));
+      if (me.racks[r].dead) box.append(el('span', 'badge dead', 'dead: ' + me.racks[r].dead));
+      if (me.racks[r].mahjong) box.append(el('span', 'badge mahjong', 'Mah Jongg ' + me.racks[r].mahjong.hand));
+      return box;
+    }));
+    $('questions').replaceChildren(...p.questions.map(q => {
+      const d = el('div', 'question', q.text);
+      (q.options || []).forEach(o => {
+        const b = el('button', '', o.text);
+        b.type = 'button';
+        b.addEventListener('click', () => send({ kind: 'answer', question: q.id, option: o.key }));
+        d.append(b);
+      });
+      return d;
+    }));
+    if (!p.questions.length) $('questions').append(el('div', 'quiet', 'none'));
+    $('advice').replaceChildren(...(p.advice || []).map(a => {
+      const d = el('div', 'advice');
+      d.append(el('div', 'advice-head', a.away + ' away · ' + a.value + ' points'));
+      [a.rack1, a.rack2].forEach((h, k) => {
+        const row = el('div', 'advice-hand');
+        row.append(el('span', 'rack-name', 'rack ' + (k + 1) + ': ' + h.hand + ' (' + h.away + ' away)'));
+        (h.groups || []).forEach(g => row.append(tiles(g, 'small')));
+        d.append(row);
+      });
+      return d;
+    }));
+    $('throws').replaceChildren();
+    if (p.discards && p.discards.length) {
+      const d = el('div', 'throws');
+      d.append(el('h2', '', 'Best throws'));
+      p.discards.slice(0, 3).forEach(x => {
+        const row = el('div', 'throw');
+        row.append(tile(x.tile, 'small'), el('span', '', x.best ? ' leaves ' + x.best.away + ' away' : ' leaves no hand'));
+        d.append(row);
+      });
+      $('throws').append(d);
+    }
+    document.body.dataset.seq = p.seq;
+  }
+})();

@@ -1,0 +1,69 @@
+package mqtt
+
+import "strings"
+
+// The users of a table's broker. Seats log in with their seat number as the username, so
+// that Mosquitto's `pattern` lines (%u) give each seat its own topics.
+const (
+	DaemonUser  = "siamesed"
+	DisplayUser = "display"
+)
+
+// Policy is who may read and write what under one table's prefix: the daemon everything; the
+// display the public topics; a seat the public topics and its own seat/<n>/ topics, and it
+// writes only its own cmd/<n>; anyone else nothing. The embedded broker enforces it on every
+// message; deploy/mosquitto.acl says the same to Mosquitto.
+type Policy struct {
+	Topics Topics
+}
+
+// CanRead reports whether user may receive a message on topic (a topic name, no wildcards).
+func (p Policy) CanRead(user, topic string) bool {
+	if user == DaemonUser {
+		return true
+	}
+	if user != DisplayUser && !isSeatUser(user) {
+		return false
+	}
+	for _, t := range p.Topics.Public() {
+		if topic == t {
+			return true
+		}
+	}
+	if isSeatUser(user) {
+		return strings.HasPrefix(topic, p.Topics.Prefix+"seat/"+user+"/") && !strings.ContainsAny(topic, "+#")
+	}
+	return false
+}
+
+// CanWrite reports whether user may publish on topic.
+func (p Policy) CanWrite(user, topic string) bool {
+	switch {
+	case user == DaemonUser:
+		return strings.HasPrefix(topic, p.Topics.Prefix) && !strings.HasPrefix(topic, p.Topics.Prefix+"cmd/")
+	case isSeatUser(user):
+		return topic == p.Topics.Prefix+"cmd/"+user
+	}
+	return false
+}
+
+// CanSubscribe reports whether user may subscribe to filter. As in Mosquitto, a filter with
+// wildcards is allowed to any known user and each message is then checked with CanRead, so a
+// display subscribed to # receives the public topics and nothing else.
+func (p Policy) CanSubscribe(user, filter string) bool {
+	if user != DaemonUser && user != DisplayUser && !isSeatUser(user) {
+		return false
+	}
+	if strings.HasPrefix(filter, "$") && user != DaemonUser {
+		return false // broker internals ($SYS)
+	}
+	if strings.ContainsAny(filter, "+#") {
+		return true
+	}
+	return p.CanRead(user, filter)
+}
+
+func isSeatUser(user string) bool {
+	_, err := seatNumber(user)
+	return err == nil
+}

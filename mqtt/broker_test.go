@@ -1,0 +1,108 @@
+package mqtt
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/siamesetable/siamesed/engine/track"
+)
+
+// startBroker runs an embedded broker on a free loopback port.
+func startBroker(t testing.TB) (*Broker, Credentials, Topics) {
+	t.Helper()
+	creds, err := NewCredentials()
+	if err != nil {
+		t.Fatal(err)
+	}
+	topics := TopicsFor("t1")
+	b, err := StartBroker("127.0.0.1:0", Policy{Topics: topics}, creds, testLog())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	return b, creds, topics
+}
+
+// startPublisher runs a daemon-side publisher against url, with commands judged by submit.
+func startPublisher(t testing.TB, url string, creds Credentials, topics Topics, submit Submit) *Publisher {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	var in *Intake
+	p := NewPublisher(topics, ClientConfig{Broker: url, Username: DaemonUser, Password: creds.Daemon, ClientID: "siamesed-test-" + t.Name()},
+		testLog(), func(topic string, payload []byte) { in.Offer(topic, payload) })
+	in = NewIntake(topics, submit, p, time.Now, testLog())
+	done := make(chan struct{}, 2)
+	go func() { p.Run(ctx); done <- struct{}{} }()
+	go func() { in.Run(ctx); done <- struct{}{} }()
+	t.Cleanup(func() { cancel(); <-done; <-done })
+	return p
+}
+
+// TestBrokerACL: the display reads the public topics only; a seat reads the public topics and
+// its own, and commands only for itself; a wrong password or no user gets nothing.
+func TestBrokerACL(t *testing.T) {
+	b, creds, topics := startBroker(t)
+	checkACL(t, b.URL(), creds, topics)
+}
+
+// checkACL checks the policy on a running broker (embedded or Mosquitto).
+func checkACL(t *testing.T, url string, creds Credentials, topics Topics) {
+	var commands []track.Command
+	submitted := make(chan struct{}, 10)
+	p := startPublisher(t, url, creds, topics, func(_ context.Context, c track.Command) error {
+		commands = append(commands, c)
+		submitted <- struct{}{}
+		return nil
+	})
+	display, _ := subscribe(t, url, DisplayUser, creds.Display, "#")
+	seat0, seat0c := subscribe(t, url, "0", creds.Seats[0], "#")
+	seat1, _ := subscribe(t, url, "1", creds.Seats[1], "siamese/t1/seat/0/#")
+
+	if _, err := connect(t, clientOpts(url, "", "")); err == nil {
+		t.Error("an anonymous client connected")
+	}
+	if _, err := connect(t, clientOpts(url, "1", creds.Seats[0])); err == nil {
+		t.Error("seat 1 connected with seat 0's password")
+	}
+
+	p.State([]byte(`{"seq":1}`))
+	p.Private(0, []byte(`{"seat":0,"concealed":"secret"}`))
+	p.Private(1, []byte(`{"seat":1,"concealed":"secret"}`))
+	// Seat 0 commanding for seat 1: the broker drops it (mochi also disconnects a 3.1.1
+	// client for it, so it is sent on a connection of its own).
+	intruder, err := connect(t, clientOpts(url, "0", creds.Seats[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	intruder.Publish(topics.Cmd(1), 1, false, `{"kind":"mahjong"}`).WaitTimeout(waitFor)
+	publish(t, seat0c, topics.Cmd(0), `{"kind":"mahjong","id":"mine"}`)
+	<-submitted
+	if len(commands) != 1 || commands[0].Seat != 0 {
+		t.Fatalf("commands reaching the table: %+v, want seat 0's alone", commands)
+	}
+	seat0.until(t, "seat 0's reply", func(m Message) bool {
+		return m.Topic == topics.SeatEvents(0) && strings.Contains(string(m.Payload), `"mine"`)
+	})
+	seat0.until(t, "seat 0's private view", func(m Message) bool { return m.Topic == topics.SeatPrivate(0) })
+	display.until(t, "the state", func(m Message) bool { return m.Topic == topics.State() })
+	// A marker after everything: what was not delivered by now will not be.
+	p.State([]byte(`{"seq":2}`))
+	for _, r := range []*received{display, seat0} {
+		r.until(t, "the last state", func(m Message) bool { return m.Topic == topics.State() && string(m.Payload) == `{"seq":2}` })
+	}
+	for _, m := range display.all() {
+		if strings.Contains(m.Topic, "/seat/") || strings.Contains(m.Topic, "/cmd/") {
+			t.Errorf("the display received %s", m.Topic)
+		}
+	}
+	for _, m := range seat0.all() {
+		if strings.Contains(m.Topic, "/seat/1/") || strings.Contains(m.Topic, "/cmd/") {
+			t.Errorf("seat 0 received %s", m.Topic)
+		}
+	}
+	if got := seat1.all(); len(got) != 0 {
+		t.Errorf("seat 1 subscribed to seat 0's topics received %d messages, first %s", len(got), got[0].Topic)
+	}
+}

@@ -1,0 +1,153 @@
+package mqtt
+
+import (
+	"bufio"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// requireBinary skips a test whose system program is missing, unless the environment asks
+// for every system test (scripts/test.sh does, so CI never skips one silently).
+func requireBinary(t testing.TB, name string) string {
+	t.Helper()
+	path, err := exec.LookPath(name)
+	if err == nil {
+		return path
+	}
+	if os.Getenv("SIAMESED_REQUIRE_SYSTEM_TESTS") != "" {
+		t.Fatalf("%s is not installed and SIAMESED_REQUIRE_SYSTEM_TESTS is set: run scripts/test.sh, which installs it", name)
+	}
+	t.Skipf("%s is not installed (scripts/test.sh installs it): skipping", name)
+	return ""
+}
+
+// mosquitto is a Mosquitto run by a test on loopback with the shipped deploy/ files.
+type mosquitto struct {
+	t       testing.TB
+	bin     string
+	conf    string
+	port    int
+	cmd     *exec.Cmd
+	exited  chan struct{}
+	logFile string
+}
+
+func freePort(t testing.TB) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
+
+// startMosquitto writes the credentials as a hashed password file and a configuration made
+// from deploy/mosquitto.conf with the test's ports and paths, and starts the broker.
+func startMosquitto(t testing.TB, creds Credentials) *mosquitto {
+	t.Helper()
+	bin := requireBinary(t, "mosquitto")
+	passwd := requireBinary(t, "mosquitto_passwd")
+	dir := t.TempDir()
+	pwFile := filepath.Join(dir, "passwd")
+	if err := os.WriteFile(pwFile, []byte(creds.PasswordLines()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(passwd, "-U", pwFile).CombinedOutput(); err != nil {
+		t.Fatalf("mosquitto_passwd -U: %v: %s", err, out)
+	}
+	acl, err := filepath.Abs("../deploy/mosquitto.acl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &mosquitto{t: t, bin: bin, port: freePort(t), conf: filepath.Join(dir, "mosquitto.conf"), logFile: filepath.Join(dir, "log")}
+	shipped, err := os.ReadFile("../deploy/mosquitto.conf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var conf strings.Builder
+	sc := bufio.NewScanner(strings.NewReader(string(shipped)))
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "password_file "):
+			line = "password_file " + pwFile
+		case strings.HasPrefix(line, "acl_file "):
+			line = "acl_file " + acl
+		case strings.HasPrefix(line, "persistence_location "):
+			line = "persistence_location " + dir + "/"
+		case strings.HasPrefix(line, "listener 1883 "):
+			line = fmt.Sprintf("listener %d 127.0.0.1", m.port)
+		case strings.HasPrefix(line, "listener 9001 "):
+			line = fmt.Sprintf("listener %d 127.0.0.1", freePort(t))
+		}
+		conf.WriteString(line + "\n")
+	}
+	conf.WriteString("log_dest file " + m.logFile + "\n")
+	if u, err := user.Current(); err == nil && u.Uid == "0" {
+		conf.WriteString("user root\n") // or mosquitto drops to its own user, who cannot read the test's files
+	}
+	if err := os.WriteFile(m.conf, []byte(conf.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m.start()
+	t.Cleanup(m.stop)
+	return m
+}
+
+func (m *mosquitto) url() string { return fmt.Sprintf("tcp://127.0.0.1:%d", m.port) }
+
+// start runs the broker and waits until it accepts connections.
+func (m *mosquitto) start() {
+	m.t.Helper()
+	m.cmd = exec.Command(m.bin, "-c", m.conf)
+	if err := m.cmd.Start(); err != nil {
+		m.t.Fatalf("mosquitto: %v", err)
+	}
+	m.exited = make(chan struct{})
+	go func() { m.cmd.Wait(); close(m.exited) }()
+	deadline := time.Now().Add(waitFor)
+	for {
+		c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", m.port))
+		if err == nil {
+			c.Close()
+			return
+		}
+		select {
+		case <-m.exited:
+			log, _ := os.ReadFile(m.logFile)
+			m.t.Fatalf("mosquitto exited at start: %s", log)
+		case <-time.After(20 * time.Millisecond): // polling for the port, not waiting on a guess
+		}
+		if time.Now().After(deadline) {
+			m.t.Fatalf("mosquitto does not listen on %d", m.port)
+		}
+	}
+}
+
+// stop ends the broker with SIGTERM (it saves its persistence file) and waits for it.
+func (m *mosquitto) stop() {
+	if m.cmd == nil || m.cmd.Process == nil {
+		return
+	}
+	select {
+	case <-m.exited:
+		return
+	default:
+	}
+	m.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-m.exited:
+	case <-time.After(waitFor):
+		m.cmd.Process.Kill()
+		<-m.exited
+	}
+}
