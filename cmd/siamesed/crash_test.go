@@ -159,6 +159,7 @@ func writeCrashConfig(t *testing.T, k, games int) string {
 	path := filepath.Join(t.TempDir(), "crash.yaml")
 	cfg := fmt.Sprintf(`camera: direct
 http: 127.0.0.1:0
+mqtt: {broker: embedded, listen: "127.0.0.1:0"}
 sim:
   fast: true
   games: %d

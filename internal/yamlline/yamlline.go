@@ -154,6 +154,7 @@ func (st lineState) scan(s string) lineState {
 	}
 	return st
 }
+
 // stripComment drops a trailing " # comment" outside quotes.
 func stripComment(s string) string {
 	quote := byte(0)
