@@ -39,6 +39,7 @@ type players struct {
 
 	truth   *sim.Game
 	ops     []sim.Op // the movements of the act under way
+	undo    []sim.Op // the movements that put back an act the referee refuses, once it has
 	game    string   // the table's game the players are playing
 	games   int      // games begun
 	cleared bool     // the table was cleared after the last game
@@ -67,6 +68,11 @@ func (p *players) sitDown(t *Table) error {
 	return nil
 }
 
+// refusedPause is how long players take to hear that the referee refused an act and start to
+// undo it: longer than the tracker's grace period, as at a real table, where the referee says
+// so before the tiles go back.
+const refusedPause = 3 * time.Second
+
 // step does the next movement at now, telling the table what the players say. It reports how
 // long the movement takes (the pace, longer after a draw: a player looks at the tile), and
 // done once the configured number of games has been played.
@@ -93,7 +99,7 @@ func (p *players) step(t *Table, now time.Time, say func(track.Command) error) (
 		}
 		if !p.cleared { // the players push the tiles back to the wall
 			p.hands.Clear()
-			p.cleared, p.truth, p.ops = true, nil, nil
+			p.cleared, p.truth, p.ops, p.undo = true, nil, nil, nil
 		}
 		return pace, false, nil
 	case p.game != t.GameID() || p.truth == nil:
@@ -102,12 +108,17 @@ func (p *players) step(t *Table, now time.Time, say func(track.Command) error) (
 		p.games++
 		p.truth = sim.NewGame(p.rules, p.card, p.cfg.Seed*1_000_003+uint64(p.games), p.cfg.Faults)
 	}
+	if len(p.ops) == 0 && len(p.undo) > 0 {
+		// The referee refused the act: the players hear it, then put the tiles back.
+		p.ops, p.undo = p.undo, nil
+		return refusedPause, false, nil
+	}
 	if len(p.ops) == 0 {
 		turn, ok := p.truth.Next()
 		if !ok {
 			return pace, false, nil // over: the table finishes it and waits for the racks to clear
 		}
-		p.ops = append(turn.Ops, turn.Undo...)
+		p.ops, p.undo = turn.Ops, turn.Undo
 		if turn.Act.Act == game.ActDraw || turn.Act.Act == game.ActDeal {
 			pace += 2 * p.cfg.Pace.D()
 		}

@@ -37,6 +37,8 @@ type Health struct {
 	Camera  string        `json:"camera"`
 	Journal string        `json:"journal"`
 	Games   int           `json:"games_finished"`
+	// ActLatency: settled observation to journaled, published act, over the latest acts.
+	ActLatency LatencyFigures `json:"act_latency"`
 }
 
 // daemon is one run: everything built from the configuration.
@@ -121,6 +123,9 @@ func Run(ctx context.Context, cfg Config, opt Options) error {
 		d.log.Info("simulated table", "summary", st.String(), "games", st.Games, "exact", st.Exact, "committed", st.Committed,
 			"found", st.Found, "false", st.False, "missed", st.Missed, "wall", time.Since(begun).Round(time.Millisecond),
 			"games_per_s", fmt.Sprintf("%.2f", float64(st.Games)/time.Since(begun).Seconds()))
+	}
+	if lat := d.table.Latency(); lat.Count > 0 {
+		d.log.Info("observation to act", "observations", lat.Count, "p50", lat.P50, "p99", lat.P99, "max", lat.Max)
 	}
 	if errors.Is(err, errDone) || errors.Is(err, context.Canceled) {
 		return nil
@@ -355,7 +360,7 @@ func (d *daemon) tick(now time.Time) error {
 	if err := d.table.Tick(now); err != nil {
 		return err
 	}
-	h := Health{Racks: d.monitor.Health(), Camera: d.cfg.Camera, Journal: "ok", Games: d.table.Played()}
+	h := Health{Racks: d.monitor.Health(), Camera: d.cfg.Camera, Journal: "ok", Games: d.table.Played(), ActLatency: d.table.Latency()}
 	d.board.setHealth(h)
 	if d.mqtt != nil {
 		d.mqtt.healthOf(h, now)

@@ -37,6 +37,9 @@ type Table struct {
 	resumed bool                     // the game in play was resumed from its journal
 	now     time.Time                // the time of the latest event
 
+	// latency is how long observations take to become acts (wall time).
+	latency latencies
+
 	// Publish, when set, hears the table's state after every change.
 	Publish func(State)
 	// OnSteps, when set, hears the acts the tracker played, once journaled, before the state
@@ -182,7 +185,8 @@ func (t *Table) Rack(s rack.Snapshot) error {
 	if !ok {
 		return nil
 	}
-	return t.play(t.tracker.Rack(r))
+	began, seq := time.Now(), t.tracker.State().Seq
+	return t.timed(began, seq, t.play(t.tracker.Rack(r)))
 }
 
 // Discard takes the camera's report.
@@ -191,7 +195,8 @@ func (t *Table) Discard(d track.DiscardReading) error {
 	if t.waiting {
 		return nil
 	}
-	return t.play(t.tracker.Discard(d))
+	began, seq := time.Now(), t.tracker.State().Seq
+	return t.timed(began, seq, t.play(t.tracker.Discard(d)))
 }
 
 // Camera takes the camera's health.
@@ -366,6 +371,9 @@ func (t *Table) Game() game.State { return t.tracker.State() }
 
 // Waiting reports whether the last game is over and the next has not begun.
 func (t *Table) Waiting() bool { return t.waiting }
+
+// Latency is how long settled observations took to become journaled, published acts.
+func (t *Table) Latency() LatencyFigures { return t.latency.figures() }
 
 // Played is how many games finished since the daemon started.
 func (t *Table) Played() int { return t.played }
