@@ -78,6 +78,7 @@ func score(s *State, reason string) *Result {
 		}
 	}
 	r.Payouts = payouts(r.Scores)
+	r.WallPot = wallPotMove(s, reason, sc)
 	return r
 }
 

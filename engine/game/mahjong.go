@@ -12,6 +12,7 @@ func (p *play) mahjong() error {
 	if !p.startPlay() { // East may declare a Mah Jongg dealt to it, before its first discard
 		return nil
 	}
+	p.leaveFlowers(false)
 	racks := []int{p.a.Rack}
 	if p.a.Rack == 0 {
 		racks = []int{1, 2}
@@ -50,7 +51,7 @@ func (p *play) mahjong() error {
 		rk := p.rack(f.rack)
 		st.MahJonggs++
 		mj := &MahJongg{
-			Hand: f.m.HandID, Value: f.m.Value, Jokerless: f.m.Jokerless,
+			Hand: f.m.HandID, Value: p.s.Rules.handValue(f.m), Limit: f.m.Limit, Nth: p.s.declared(), Jokerless: f.m.Jokerless,
 			Singles: f.m.Hand.SinglesAndPairs, Quint: f.m.Hand.Quint,
 			SelfPicked: pend == nil || pend.Rack != f.rack, Thrower: -1,
 			Order: st.MahJonggs, BothAtOnce: len(ok) == 2, Exposed: len(rk.Exposures),
@@ -68,6 +69,15 @@ func (p *play) mahjong() error {
 	}
 	p.s.Pending = nil
 	return nil
+}
+
+// declared is how many Mah Jonggs the table has declared so far.
+func (s *State) declared() int {
+	n := 0
+	for i := range s.Seats {
+		n += s.Seats[i].MahJonggs
+	}
+	return n
 }
 
 // best picks the highest-valued hand the tiles make.
