@@ -54,6 +54,7 @@ func (p *play) flower() error {
 func (p *play) bouquet(seat, rack int) {
 	pts := p.s.Rules.Scoring.Bouquet
 	p.s.Seats[seat].Penalties += pts
+	p.s.Seats[seat].Bouquets += pts
 	p.verdict(Verdict{Kind: Bouquet, Seat: seat, Rack: rack, Points: pts, Rule: p.s.Rules.Name + " bouquet", Quote: p.s.Rules.quote("bouquet"),
 		Detail: fmt.Sprintf("%d flowers on rack %d: a bouquet, paid at once", p.s.Seats[seat].Racks[rack-1].Flowers, rack)})
 }

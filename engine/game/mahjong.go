@@ -63,8 +63,11 @@ func (p *play) mahjong() error {
 		rk.Exposures = append(rk.Exposures, Exposure{Tiles: rk.Concealed.Faces()})
 		rk.Concealed = tile.Counts{}
 		rk.MahJongg = mj
-		p.verdict(Verdict{Kind: MahJonggOK, Seat: p.a.Seat, Rack: f.rack, Hand: mj.Hand, Points: mj.Value,
-			Detail: fmt.Sprintf("Mah Jongg %d of seat %d, jokerless %v, self-picked %v", mj.Order, p.a.Seat, mj.Jokerless, mj.SelfPicked)})
+		detail := fmt.Sprintf("Mah Jongg %d of seat %d, jokerless %v, self-picked %v", mj.Order, p.a.Seat, mj.Jokerless, mj.SelfPicked)
+		if mj.Limit > 0 {
+			detail = fmt.Sprintf("Mah Jongg %d of seat %d, a %s, self-picked %v", mj.Order, p.a.Seat, card.LimitName(mj.Limit), mj.SelfPicked)
+		}
+		p.verdict(Verdict{Kind: MahJonggOK, Seat: p.a.Seat, Rack: f.rack, Hand: mj.Hand, Points: mj.Value, Detail: detail})
 		p.throwPenalties(mj)
 	}
 	p.s.Pending = nil

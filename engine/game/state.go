@@ -53,6 +53,9 @@ type Seat struct {
 	Dealt     int     `json:"dealt"`
 	Penalties int     `json:"penalties"` // points from penalties and bonuses so far
 	MahJonggs int     `json:"mahjongs"`
+	// Bouquets are the points among Penalties paid at once at the table (a bouquet), which the
+	// game's payouts at the end leave out.
+	Bouquets int `json:"bouquets,omitempty"`
 }
 
 // Rack is one of a seat's racks: concealed tiles in it, exposures on it.
