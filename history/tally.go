@@ -26,6 +26,10 @@ type Tally struct {
 	Seats   []SeatTotal     `json:"seats"`
 	Pot     *Pot            `json:"pot,omitempty"`
 	Shares  []game.PotShare `json:"shares,omitempty"`
+	// WallPot is the wall-game pot the games fed and took (wright-patterson-siamese), followed
+	// in the order they finished; its moves are in the seats' totals, and a pot no Mah Jongg
+	// took is refunded to those who paid in.
+	WallPot *game.WallPotTally `json:"wall_pot,omitempty"`
 }
 
 // SeatTotal is one seat's cumulative score.
@@ -35,7 +39,7 @@ type SeatTotal struct {
 	Total int      `json:"total"`
 }
 
-// TallyOf adds up games (in any order) by seat position.
+// TallyOf adds up games by seat position; a wall pot is followed in the order they finished.
 func TallyOf(games []Game) Tally {
 	t := Tally{Games: []string{}, Rules: []string{}, Seats: []SeatTotal{}}
 	results := make([]*game.Result, len(games))
@@ -48,7 +52,11 @@ func TallyOf(games []Game) Tally {
 		results[i] = &games[i].Result
 		players = max(players, len(g.Seats))
 	}
-	for i, total := range game.Tally(players, results) {
+	totals := game.Tally(players, results)
+	if wp := wallPotOf(games, players); wp != nil {
+		t.WallPot, totals = wp, wp.Totals(totals)
+	}
+	for i, total := range totals {
 		st := SeatTotal{Seat: i, Names: []string{}, Total: total}
 		for _, g := range games {
 			if i < len(g.Seats) && !slices.Contains(st.Names, g.Seats[i]) {
@@ -58,6 +66,22 @@ func TallyOf(games []Game) Tally {
 		t.Seats = append(t.Seats, st)
 	}
 	return t
+}
+
+// wallPotOf follows a wall pot through the games in the order they finished; nil when no game
+// fed or took one.
+func wallPotOf(games []Game, players int) *game.WallPotTally {
+	byFinish := slices.Clone(games)
+	slices.SortStableFunc(byFinish, func(a, b Game) int { return a.Finished.Compare(b.Finished) })
+	results := make([]*game.Result, len(byFinish))
+	for i := range byFinish {
+		results[i] = &byFinish[i].Result
+	}
+	wp := game.WallPotOf(players, 0, results, game.RefundPot)
+	if len(wp.Games) == 0 {
+		return nil
+	}
+	return &wp
 }
 
 // WithPot pays the totals out of p (royale 16): Pot and Shares set.

@@ -1,6 +1,7 @@
 package history
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -135,5 +136,31 @@ func TestListOrderAcrossClockChanges(t *testing.T) {
 	list, err := db.List(Filter{Session: "s"})
 	if got := strings.Join(ids(list), " "); err != nil || got != "first second third" {
 		t.Errorf("List = %q, %v; want first second third", got, err)
+	}
+}
+
+// TestTallyWallPot: Wright-Patterson games feed and take a wall pot in the order they finished,
+// whatever order they are given in; its moves count in the totals and a pot left is refunded.
+func TestTallyWallPot(t *testing.T) {
+	two := []string{"Ann", "Bea"}
+	wall := func(id string, f time.Time) Game {
+		g := rec(id, "wp", f, two, 0, 0)
+		g.Rules, g.Result.Reason, g.Result.WallPot = "wright-patterson-siamese", "wall_game", &game.WallPotMove{PaidIn: 50}
+		return g
+	}
+	taker := 1
+	won := rec("g3", "wp", at(21, 0), two, 0, 1500)
+	won.Rules, won.Result.WallPot = "wright-patterson-siamese", &game.WallPotMove{Taker: &taker}
+	tl := TallyOf([]Game{won, wall("g4", at(22, 0)), wall("g2", at(20, 0)), wall("g1", at(19, 0))})
+	var totals []int
+	for _, s := range tl.Seats {
+		totals = append(totals, s.Total)
+	}
+	// g1, g2: 100 in from each seat; g3: Bea takes 200; g4: 50 each, refunded at the end.
+	if fmt.Sprint(totals) != "[-100 1600]" || tl.WallPot == nil || fmt.Sprint(tl.WallPot.Net) != "[-100 100]" || tl.WallPot.Left != 0 {
+		t.Errorf("totals %v, wall pot %+v", totals, tl.WallPot)
+	}
+	if plain := TallyOf([]Game{rec("g1", "s", at(19, 0), two, 40, -40)}); plain.WallPot != nil {
+		t.Errorf("a game without a pot gives a wall pot: %+v", plain.WallPot)
 	}
 }

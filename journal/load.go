@@ -105,8 +105,10 @@ func (g *Game) resolve(src Sources) error {
 	}
 	g.Rules = r
 	if g.Header == nil {
-		g.Card, err = configs.LoadCard(src.CardPath)
-		return err
+		if g.Card, err = configs.LoadCard(src.CardPath); err != nil {
+			return err
+		}
+		return r.CheckCard(g.Card.Card)
 	}
 	if g.Card, err = g.findCard(src.CardPath); err != nil {
 		return err

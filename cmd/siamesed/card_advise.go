@@ -50,7 +50,7 @@ func cardAdvise(_ context.Context, args []string, stdout, stderr io.Writer) erro
 				Discards []card.Discard `json:"discards"`
 			}{head, ds})
 		}
-		return printDiscards(stdout, &s, ds)
+		return printDiscards(stdout, c, &s, ds)
 	}
 	advice := c.AdviseSiamese(s, *top, t)
 	if advice == nil {
@@ -62,7 +62,7 @@ func cardAdvise(_ context.Context, args []string, stdout, stderr io.Writer) erro
 			Advice []card.Advice `json:"advice"`
 		}{head, advice})
 	}
-	return printAdvice(stdout, &s, advice)
+	return printAdvice(stdout, c, &s, advice)
 }
 
 // adviseHead repeats card advise's input in its JSON document.

@@ -17,6 +17,8 @@ type checkSummary struct {
 	Hands    int    `json:"hands"`
 	Variants int    `json:"variants"`
 	Lowest   int    `json:"lowest_value"`
+	Limits   bool   `json:"limits,omitempty"` // values are limits (a Wright-Patterson list)
+	lowest   string
 }
 
 func cardCheck(_ context.Context, args []string, stdout, stderr io.Writer) error {
@@ -41,14 +43,18 @@ func cardCheck(_ context.Context, args []string, stdout, stderr io.Writer) error
 			bad++
 			continue
 		}
-		out = append(out, checkSummary{path, c.Name, c.Year, len(c.Hands), c.NumVariants(), c.Lowest()})
+		lowest := fmt.Sprint(c.Lowest())
+		if c.Limits {
+			lowest = card.LimitName(c.Lowest())
+		}
+		out = append(out, checkSummary{path, c.Name, c.Year, len(c.Hands), c.NumVariants(), c.Lowest(), c.Limits, lowest})
 	}
 	var err error
 	if *asJSON {
 		err = writeJSON(stdout, out)
 	} else {
 		for _, s := range out {
-			_, err = fmt.Fprintf(stdout, "%s: %s (%d), %d hands (%d concrete), lowest value %d\n", s.File, s.Name, s.Year, s.Hands, s.Variants, s.Lowest)
+			_, err = fmt.Fprintf(stdout, "%s: %s (%d), %d hands (%d concrete), lowest value %s\n", s.File, s.Name, s.Year, s.Hands, s.Variants, s.lowest)
 		}
 	}
 	if err != nil {

@@ -92,7 +92,7 @@ func cardMatch(_ context.Context, args []string, stdout, stderr io.Writer) error
 		if m.Jokerless {
 			note = "  (jokerless)"
 		}
-		fmt.Fprintf(tw, "%s\t%d\t0\t%s%s\n", m.HandID, m.Value, groupsText(m.Groups), note)
+		fmt.Fprintf(tw, "%s\t%s\t0\t%s%s\n", m.HandID, m.Hand.ValueText(), groupsText(m.Groups), note)
 	}
 	return tw.Flush()
 }
@@ -130,7 +130,7 @@ func cardAway(_ context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	tw := newTable(stdout, "hand\tvalue\taway\tclosest")
 	for _, a := range aways {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\n", a.HandID, a.Value, a.Away, groupsText(a.Groups))
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", a.HandID, a.Hand.ValueText(), a.Away, groupsText(a.Groups))
 	}
 	return tw.Flush()
 }

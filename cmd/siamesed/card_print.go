@@ -40,7 +40,7 @@ func holdingLine(s *card.Siamese) string {
 }
 
 // printAdvice prints each pair of hands as a line, then one line for each rack's hand.
-func printAdvice(w io.Writer, s *card.Siamese, advice []card.Advice) error {
+func printAdvice(w io.Writer, c *card.Card, s *card.Siamese, advice []card.Advice) error {
 	fmt.Fprintln(w, holdingLine(s))
 	if len(advice) == 0 {
 		_, err := fmt.Fprintln(w, "no pair of hands is possible")
@@ -51,16 +51,24 @@ func printAdvice(w io.Writer, s *card.Siamese, advice []card.Advice) error {
 		width = max(width, len(a.Rack1.HandID), len(a.Rack2.HandID))
 	}
 	for i, a := range advice {
-		fmt.Fprintf(w, "#%d  %d away, %d points\n", i+1, a.Away, a.Value)
+		fmt.Fprintf(w, "#%d  %d away, %s\n", i+1, a.Away, pairValue(c, a.Value))
 		for r, h := range []card.Away{a.Rack1, a.Rack2} {
-			fmt.Fprintf(w, "    rack %d  %-*s  %2d  %2d away  %s\n", r+1, width, h.HandID, h.Value, h.Away, groupsText(h.Groups))
+			fmt.Fprintf(w, "    rack %d  %-*s  %2s  %2d away  %s\n", r+1, width, h.HandID, h.Hand.ValueText(), h.Away, groupsText(h.Groups))
 		}
 	}
 	return nil
 }
 
+// pairValue is two hands' value together: "55 points", or "3 limits" on a limit list.
+func pairValue(c *card.Card, v int) string {
+	if c.Limits {
+		return c.ValueText(v)
+	}
+	return fmt.Sprintf("%d points", v)
+}
+
 // printDiscards prints one line for each tile the player could throw, best first.
-func printDiscards(w io.Writer, s *card.Siamese, ds []card.Discard) error {
+func printDiscards(w io.Writer, c *card.Card, s *card.Siamese, ds []card.Discard) error {
 	fmt.Fprintln(w, holdingLine(s))
 	tw := newTable(w, "throw\taway\tvalue\track 1\track 2")
 	for _, d := range ds {
@@ -69,7 +77,7 @@ func printDiscards(w io.Writer, s *card.Siamese, ds []card.Discard) error {
 			continue
 		}
 		b := d.Best
-		fmt.Fprintf(tw, "%v\t%d\t%d\t%s (%d away)\t%s (%d away)\n", d.Tile, b.Away, b.Value, b.Rack1.HandID, b.Rack1.Away, b.Rack2.HandID, b.Rack2.Away)
+		fmt.Fprintf(tw, "%v\t%d\t%s\t%s (%d away)\t%s (%d away)\n", d.Tile, b.Away, c.ValueText(b.Value), b.Rack1.HandID, b.Rack1.Away, b.Rack2.HandID, b.Rack2.Away)
 	}
 	return tw.Flush()
 }

@@ -7,7 +7,10 @@ import (
 	"testing"
 )
 
-const exampleCard = "../../configs/cards/example.yaml"
+const (
+	exampleCard = "../../configs/cards/example.yaml"
+	limitList   = "../../configs/cards/wright-patterson-example.yaml"
+)
 
 // TestCardGolden compares each card command's output, for people and as JSON, with
 // testdata/NAME (go test ./cmd/siamesed -update rewrites them).
@@ -26,6 +29,9 @@ func TestCardGolden(t *testing.T) {
 		{"advise", []string{"card", "advise", "--card", small, "--tiles", "N N N N E E E W W W S S S 3D 3D 4D 4D 4D 5D 5D 5D 5D 6D 6D 6D 7D", "--exposed2", "S J J", "--top", "2"}},
 		{"advise-example", []string{"card", "advise", "--tiles", "1B 1B 1B 3B 3B 3B 5B 5B 5B 7B 7B 9B 9B F F N N E E W W S S 2C 4C 6C 8C", "--top", "3"}},
 		{"advise-discards", []string{"card", "advise", "--card", small, "--discards", "--tiles", "N N N N E E E W W W S S S S 3D 3D 4D 4D 4D 5D 5D 5D 5D 6D 6D 6D 7D 9B"}},
+		{"check-limit-list", []string{"card", "check", limitList}},
+		{"match-limit", []string{"card", "match", "--card", limitList, "4B 5C 6D 4B 5C 6D 7B 7B 7B 7C 7C J E E"}},
+		{"advise-limit", []string{"card", "advise", "--card", limitList, "--tiles", "4B 5C 6D 4B 5C 6D 7B 7B 7B 7C 7C J E E 1D 2D 3D 1D 2D 3D 4D 5D 6D 4D 5D 6D 9C 9C", "--top", "3"}},
 	}
 	for _, tc := range tests {
 		for _, form := range []struct{ ext, flag string }{{".txt", ""}, {".json", "--json"}} {

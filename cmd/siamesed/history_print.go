@@ -71,6 +71,9 @@ func printTally(w io.Writer, t history.Tally, latest bool) {
 		}
 		fmt.Fprintf(w, "pot %s%s (royale 16)\n", centsText(t.Pot.Cents), tripled)
 	}
+	if p := t.WallPot; p != nil {
+		fmt.Fprintf(w, "wall pot (in the totals): each seat's net %v, %d left, refunded %v\n", p.Net, p.Left, p.Refund)
+	}
 }
 
 func reasonText(r string) string { return strings.ReplaceAll(r, "_", " ") }

@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	register("replay", "replay game logs: replay [--rules NAME[+OPTION]] [--card F] [--json] [--all] [--strict] [--pot C [--triple]] GAME.jsonl...", replay)
+	register("replay", "replay game logs: replay [--rules NAME[+OPTION]] [--card F] [--json] [--all] [--strict] [--pot C [--triple]] [--wall-pot P] [--wall-pot-left refund|carry] [--coin P] GAME.jsonl...", replay)
 }
 
 // gameOut is replay's report of one game (the --json document).
@@ -33,8 +33,13 @@ type gameOut struct {
 type sessionOut struct {
 	Rules  string          `json:"rules"`
 	Games  []gameOut       `json:"games"`
-	Totals []int           `json:"totals"`
+	Totals []int           `json:"totals"` // the games' scores, and the wall pot's moves
 	Pot    []game.PotShare `json:"pot,omitempty"`
+	// WallPot follows a wall-game pot through the games (wright-patterson-siamese).
+	WallPot *game.WallPotTally `json:"wall_pot,omitempty"`
+	// Coins are the totals converted at --coin points a coin (Wright-Patterson end-of-day tally).
+	Coins      []float64 `json:"coins,omitempty"`
+	CoinPoints int       `json:"coin_points,omitempty"`
 }
 
 func replay(_ context.Context, args []string, stdout, stderr io.Writer) error {
@@ -46,11 +51,17 @@ func replay(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	strict := fl.Bool("strict", false, "exit 1 on any infraction")
 	pot := fl.Int("pot", 0, "with several games: pay the cumulative scores out of a pot of this many cents (royale 16)")
 	triple := fl.Bool("triple", false, "with --pot: triple each score first (royale 16a)")
+	wallPot := fl.Int("wall-pot", 0, "a wall-game pot of `POINTS` waiting from before the session (wright-patterson-siamese)")
+	potLeft := fl.String("wall-pot-left", string(game.RefundPot), "a wall pot no Mah Jongg took by the end: refund (to those who paid in) or carry")
+	coin := fl.Int("coin", 0, "with several games: convert the totals to coins at `POINTS` a coin (Wright-Patterson end-of-day tally)")
 	if err := parseFlags(fl, args); err != nil {
 		return err
 	}
 	if fl.NArg() == 0 {
 		return fmt.Errorf("%w: replay needs one game log file, or several for a session", errUsage)
+	}
+	if *wallPot < 0 || *coin < 0 || (*potLeft != string(game.RefundPot) && *potLeft != string(game.CarryPot)) {
+		return fmt.Errorf("%w: --wall-pot and --coin are not negative, --wall-pot-left is refund or carry", errUsage)
 	}
 	src := journal.Sources{CardPath: *cardPath, DefaultRules: *rulesName}
 	if flagGiven(fl, "rules") {
@@ -76,13 +87,23 @@ func replay(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if len(games) > 0 {
 		var err error
-		if fl.NArg() > 1 || *pot > 0 {
+		if fl.NArg() > 1 || *pot > 0 || *wallPot > 0 || *coin > 0 {
 			s := sessionOut{Rules: games[0].Rules, Games: games, Totals: game.Tally(len(games[0].seats), results)}
 			for i := range s.Games {
 				s.Games[i].State = nil // the per-game final state is long; a session reports results
 			}
+			if wp := game.WallPotOf(len(s.Totals), *wallPot, results, game.PotLeft(*potLeft)); len(wp.Games) > 0 || *wallPot > 0 {
+				s.WallPot = &wp
+				s.Totals = wp.Totals(s.Totals)
+			}
 			if *pot > 0 {
 				s.Pot = game.Pot(s.Totals, *pot, *triple)
+			}
+			if *coin > 0 {
+				s.CoinPoints = *coin
+				for _, t := range s.Totals {
+					s.Coins = append(s.Coins, float64(t)/float64(*coin))
+				}
 			}
 			err = printReport(stdout, *asJSON, s, func(w io.Writer) { printSession(w, s, *all) })
 		} else {

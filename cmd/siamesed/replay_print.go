@@ -67,6 +67,8 @@ func verdictLine(v game.Verdict, seats []string, acts []game.Action, all bool) s
 		what = "dead: " + v.Detail
 	case game.Penalty:
 		what = fmt.Sprintf("penalty %+d", v.Points)
+	case game.Bouquet:
+		what = fmt.Sprintf("bouquet %+d: %s", v.Points, v.Detail)
 	case game.Misdeal:
 		what = "misdeal: " + v.Detail
 	default:
@@ -77,6 +79,12 @@ func verdictLine(v game.Verdict, seats []string, acts []game.Action, all bool) s
 
 // actText is an action in words: "draw 5C to rack 1", "call N N N N for an exposure on rack 1".
 func actText(a game.Action) string {
+	switch a.Act {
+	case game.ActRoll:
+		return fmt.Sprintf("roll for %s: %d", a.For, a.Dice[0])
+	case game.ActFlower:
+		return fmt.Sprintf("flower laid on rack %d, replaced by %s", a.Rack, tile.Format(a.Tiles))
+	}
 	var b strings.Builder
 	b.WriteString(string(a.Act))
 	if len(a.Tiles) > 0 {
@@ -117,6 +125,16 @@ func printResult(w io.Writer, r *game.Result, seats []string) {
 	for _, p := range r.Payouts {
 		fmt.Fprintf(w, "  %s pays %s %d\n", seatName(seats, p.From), seatName(seats, p.To), p.Points)
 	}
+	for _, p := range r.PaidAtOnce {
+		fmt.Fprintf(w, "  paid at once (a bouquet): %s paid %s %d\n", seatName(seats, p.From), seatName(seats, p.To), p.Points)
+	}
+	switch mv := r.WallPot; {
+	case mv == nil:
+	case mv.Taker != nil:
+		fmt.Fprintf(w, "  wall pot: %s takes what it holds (the first Mah Jongg)\n", seatName(seats, *mv.Taker))
+	case mv.PaidIn > 0:
+		fmt.Fprintf(w, "  wall pot: each player pays %d into it\n", mv.PaidIn)
+	}
 }
 
 // printSession prints each game briefly, then the totals and the pot.
@@ -131,7 +149,14 @@ func printSession(w io.Writer, s sessionOut, all bool) {
 	}
 	fmt.Fprintf(w, "session: %d games, %s\n", len(s.Games), s.Rules)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "  seat\tname\ttotal\tfrom the pot\t")
+	head := "  seat\tname\ttotal\tfrom the pot\t"
+	if s.WallPot != nil {
+		head += "wall pot\t"
+	}
+	if s.Coins != nil {
+		head += "coins\t"
+	}
+	fmt.Fprintln(tw, head)
 	for i, t := range s.Totals {
 		share := "-"
 		for _, p := range s.Pot {
@@ -139,9 +164,26 @@ func printSession(w io.Writer, s sessionOut, all bool) {
 				share = fmt.Sprintf("%d.%02d", p.Amount/100, p.Amount%100)
 			}
 		}
-		fmt.Fprintf(tw, "  %d\t%s\t%d\t%s\t\n", i, nameOf(seats, i), t, share)
+		fmt.Fprintf(tw, "  %d\t%s\t%d\t%s\t", i, nameOf(seats, i), t, share)
+		if s.WallPot != nil {
+			fmt.Fprintf(tw, "%+d\t", s.WallPot.Net[i])
+		}
+		if s.Coins != nil {
+			fmt.Fprintf(tw, "%.2f\t", s.Coins[i])
+		}
+		fmt.Fprintln(tw)
 	}
 	tw.Flush()
+	if p := s.WallPot; p != nil {
+		fmt.Fprintf(w, "wall pot: %d waiting before, %d moves, %d left for the next Mah Jongg", p.Carried, len(p.Games), p.Left)
+		if p.Refund != nil {
+			fmt.Fprintf(w, " (refunded at the end: %v)", p.Refund)
+		}
+		fmt.Fprintln(w)
+	}
+	if s.Coins != nil {
+		fmt.Fprintf(w, "coins at %d points a coin (the end-of-day tally)\n", s.CoinPoints)
+	}
 }
 
 func seatName(seats []string, i int) string {

@@ -157,3 +157,77 @@ func TestReplaySessionForPeople(t *testing.T) {
 	}
 	golden(t, "replay-session.txt", out)
 }
+
+// TestReplayWallPotSession: a Wright-Patterson session carries the wall pot from game to game
+// (two wall games feed it, the next Mah Jongg takes it, a last wall game is refunded or
+// carried), adds its moves to the totals and converts them to coins.
+func TestReplayWallPotSession(t *testing.T) {
+	card := "../../engine/game/testdata/limit-card.yaml"
+	wall := scenarioDir + "wright-patterson-siamese-payout-wall-game.jsonl"
+	one := scenarioDir + "wright-patterson-siamese-payout-one-mahjong.jsonl"
+	for _, tc := range []struct {
+		left, carried   string
+		totals, net     string
+		leftover, coins string
+	}{
+		{"refund", "0", "[600 -100]", "[100 -100]", "0", "[6 -1]"},
+		{"carry", "0", "[550 -150]", "[50 -150]", "100", "[5.5 -1.5]"},
+		{"refund", "30", "[630 -100]", "[130 -100]", "0", "[6.3 -1]"},
+	} {
+		t.Run(tc.left+"/"+tc.carried, func(t *testing.T) {
+			code, out, errs := run(t, "replay", "--json", "--card", card, "--coin", "100", "--wall-pot-left", tc.left, "--wall-pot", tc.carried, wall, wall, one, wall)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			var s struct {
+				Totals  []int     `json:"totals"`
+				Coins   []float64 `json:"coins"`
+				WallPot struct {
+					Net  []int `json:"net"`
+					Left int   `json:"left"`
+				} `json:"wall_pot"`
+			}
+			if err := json.Unmarshal([]byte(out), &s); err != nil {
+				t.Fatal(err)
+			}
+			if fmt.Sprint(s.Totals) != tc.totals || fmt.Sprint(s.WallPot.Net) != tc.net || fmt.Sprint(s.WallPot.Left) != tc.leftover || fmt.Sprint(s.Coins) != tc.coins {
+				t.Errorf("totals %v net %v left %d coins %v; want %s %s %s %s", s.Totals, s.WallPot.Net, s.WallPot.Left, s.Coins, tc.totals, tc.net, tc.leftover, tc.coins)
+			}
+		})
+	}
+	code, out, errs := run(t, "replay", "--card", card, "--coin", "100", wall, wall, one, wall)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	golden(t, "replay-wall-pot-session.txt", out)
+	if code, _, errs := run(t, "replay", "--card", card, "--wall-pot-left", "keep", wall); code != 2 || !strings.Contains(errs, "refund or carry") {
+		t.Errorf("--wall-pot-left keep: exit %d, %q", code, errs)
+	}
+}
+
+// TestReplayWrightPatterson: one game for people: the Mah Jonggs in limits, the bouquet, the
+// flower exchanges and rolls in words with --all.
+func TestReplayWrightPatterson(t *testing.T) {
+	card := "../../engine/game/testdata/limit-card.yaml"
+	for _, c := range []struct{ golden, scenario, flag string }{
+		{"replay-wp-two-separately.txt", "wright-patterson-siamese-payout-two-separately.jsonl", ""},
+		{"replay-wp-flowers-all.txt", "wright-patterson-siamese-flowers-in-turn-bouquet.jsonl", "--all"},
+		{"replay-wp-double-mahjong.txt", "wright-patterson-siamese-payout-double-mahjong.jsonl", ""},
+	} {
+		t.Run(c.golden, func(t *testing.T) {
+			args := []string{"replay", "--card", card}
+			if c.flag != "" {
+				args = append(args, c.flag)
+			}
+			code, out, errs := run(t, append(args, scenarioDir+c.scenario)...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			golden(t, c.golden, out)
+		})
+	}
+	code, _, errs := run(t, "replay", "--card", "../../engine/game/testdata/card.yaml", "--rules", "wright-patterson-siamese", scenarioDir+"siamese-14-wall-game.jsonl")
+	if code != 1 || !strings.Contains(errs, "pays limits") {
+		t.Errorf("a points card under wright-patterson-siamese: exit %d, %q", code, errs)
+	}
+}

@@ -109,5 +109,5 @@ func (c *Card) awayOf(vi int32, concealed *tile.Counts, exposed []Exposure, t *T
 	}
 	a, _ := v.restAway(exposed, concealed, t, &caps)
 	h := c.Hands[v.hand]
-	return Away{Hand: h, HandID: h.ID, Value: h.Value, Away: a, Groups: v.faces}
+	return Away{Hand: h, HandID: h.ID, Value: h.Value, Limit: h.Limit, Away: a, Groups: v.faces}
 }

@@ -9,8 +9,9 @@ type Away struct {
 	Hand   *Hand         `json:"-"`
 	HandID string        `json:"hand"`
 	Value  int           `json:"value"`
-	Away   int           `json:"away"`   // fewest tiles still to acquire
-	Groups [][]tile.Face `json:"groups"` // the closest concrete hand (read-only)
+	Limit  int           `json:"limit,omitempty"` // a limit hand's limits (Value is then the same)
+	Away   int           `json:"away"`            // fewest tiles still to acquire
+	Groups [][]tile.Face `json:"groups"`          // the closest concrete hand (read-only)
 }
 
 // Away returns, for every hand the exposures still allow, the fewest tiles missing from the
@@ -37,7 +38,7 @@ func (c *Card) AppendAway(dst []Away, concealed tile.Counts, exposed []Exposure,
 	jokers := int(concealed[tile.Joker])
 	for _, hand := range c.Hands {
 		if vi, away := ix.best(s, hand.first, hand.end, jokers); away < 255 {
-			dst = append(dst, Away{Hand: hand, HandID: hand.ID, Value: hand.Value, Away: away, Groups: c.variants[vi].faces})
+			dst = append(dst, Away{Hand: hand, HandID: hand.ID, Value: hand.Value, Limit: hand.Limit, Away: away, Groups: c.variants[vi].faces})
 		}
 	}
 	return dst
@@ -61,7 +62,7 @@ func (c *Card) appendAwayExposed(dst []Away, concealed *tile.Counts, exposed []E
 			}
 		}
 		if bestV >= 0 {
-			dst = append(dst, Away{Hand: hand, HandID: hand.ID, Value: hand.Value, Away: best, Groups: c.variants[bestV].faces})
+			dst = append(dst, Away{Hand: hand, HandID: hand.ID, Value: hand.Value, Limit: hand.Limit, Away: best, Groups: c.variants[bestV].faces})
 		}
 	}
 	return dst

@@ -165,3 +165,32 @@ func BenchmarkParseExampleCard(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkAdviseLimitList28 is Siamese advice on the example limit list (chows, mixed chows).
+func BenchmarkAdviseLimitList28(b *testing.B) {
+	c, err := Load(limitListPath)
+	if err != nil {
+		b.Fatal(err)
+	}
+	hands := siameseHoldings(c, 64)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		_ = c.Advise(hands[i%len(hands)], nil, nil, 5)
+	}
+}
+
+// BenchmarkMatchLimitList is Match on racks made from the example limit list's hands.
+func BenchmarkMatchLimitList(b *testing.B) {
+	c, err := Load(limitListPath)
+	if err != nil {
+		b.Fatal(err)
+	}
+	racks := benchRacks(c, 256)
+	matches := make([]Match, 0, 8)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		matches = c.AppendMatches(matches[:0], racks[i%len(racks)])
+	}
+}

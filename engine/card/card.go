@@ -16,6 +16,8 @@ type Card struct {
 	Name         string
 	Year         int
 	FlowerJokers bool // jokers may stand in flower groups of three or more
+	Jokers       bool // jokers may stand in groups of three or more (false: a list for a set without jokers)
+	Limits       bool // every hand is valued in limits (a Wright-Patterson list), not points
 	Hands        []*Hand
 
 	variants []variant // all hands' variants, grouped by hand in hand order
@@ -28,7 +30,8 @@ type Hand struct {
 	ID        string   `json:"id"`
 	Section   string   `json:"section"`
 	Patterns  []string `json:"patterns"`
-	Value     int      `json:"value"`
+	Value     int      `json:"value"`           // points, or the number of limits of a limit hand
+	Limit     int      `json:"limit,omitempty"` // 1, 2, 3: a single, double or triple limit; 0 for points
 	Concealed bool     `json:"concealed"`
 	Note      string   `json:"note,omitempty"`
 
@@ -52,6 +55,11 @@ func (h *Hand) Variants() int { return h.end - h.first }
 // Exposure is one group laid face up on a rack: a pung, kong, quint or sextet (possibly with
 // jokers), or, once Mah Jongg is declared, any group of the hand.
 type Exposure []tile.Face
+
+// jokerRule says where jokers may stand in this card's groups of three or more.
+func (c *Card) jokerRule() jokerRule {
+	return jokerRule{any: c.Jokers, flowers: c.Jokers && c.FlowerJokers}
+}
 
 // Lowest is the lowest value on the card (what a dead player pays four times in Siamese).
 func (c *Card) Lowest() int { return c.lowest }

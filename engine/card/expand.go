@@ -76,9 +76,7 @@ func (p *pattern) eachConcrete(f func([][]tile.Face)) {
 		}
 		letters := 0
 		for _, g := range picked {
-			if g.suit != noSuit {
-				letters = max(letters, g.suit+1)
-			}
+			letters = max(letters, g.letters())
 		}
 		for _, suits := range suitAssignments(letters) {
 			for _, base := range p.bases() {
@@ -104,7 +102,7 @@ func resolveGroups(gs []group, suits []tile.Suit, base int, f func([][]tile.Face
 		for _, wind := range windsOf(g) {
 			for _, dragon := range dragonsOf(g) {
 				for k, e := range g.elems {
-					ts[k] = e.resolve(g.suit, suits, base, wind, dragon)
+					ts[k] = e.resolve(suits, base, wind, dragon)
 				}
 				out[i] = ts
 				rec(i + 1)
@@ -114,14 +112,14 @@ func resolveGroups(gs []group, suits []tile.Suit, base int, f func([][]tile.Face
 	rec(0)
 }
 
-func (e element) resolve(suitVar int, suits []tile.Suit, base int, wind, dragon tile.Face) tile.Face {
+func (e element) resolve(suits []tile.Suit, base int, wind, dragon tile.Face) tile.Face {
 	switch e.kind {
 	case elemNumber:
-		return tile.Number(suits[suitVar], e.n)
+		return tile.Number(suits[e.suit], e.n)
 	case elemX:
-		return tile.Number(suits[suitVar], base+e.n)
+		return tile.Number(suits[e.suit], base+e.n)
 	case elemDragon:
-		return suits[suitVar].Dragon()
+		return suits[e.suit].Dragon()
 	case elemAnyWind:
 		return wind
 	case elemAnyDragon:

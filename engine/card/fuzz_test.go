@@ -7,7 +7,8 @@ import (
 
 func FuzzParsePattern(f *testing.F) {
 	for _, s := range []string{"FFFF 2026a 333b 333c", "FF XXXX0a Da XXXX1b Db XX2c", "NNNN SSSS 1111a FF", "X", "a", "XX9a", "0000 NEWS 1111a 22a",
-		"2026a DDDa 2222b|6666b DDDb", "FFF ZZZZ FFF DDDD", "FF NNNN RRRR SSSS", "XX0aX1aX2a XXXXX0b XXXXX0c", "a|b||"} {
+		"2026a DDDa 2222b|6666b DDDb", "FFF ZZZZ FFF DDDD", "FF NNNN RRRR SSSS", "XX0aX1aX2a XXXXX0b XXXXX0c", "a|b||",
+		"1a2b3c 4a5b6c 7a8b9c ZZZ DD", "X0aX1bX2c X0aX1bX2c XXX3a XXX3b ZZ", "111a222b 3333c 22c", "1ab2c", "NDa 1a2bDc 2222b EEEE R"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -32,6 +33,8 @@ func FuzzParseCard(f *testing.F) {
 	f.Add([]byte("name: X\nyear: 1\nhands:\n- {section: A, pattern: NNNN EEEE WWWW SS, value: 25}\n"))
 	f.Add([]byte("hands: [[[]]]"))
 	f.Add([]byte("name: X\nyear: 1\nhands:\n- {section: A, patterns: [{pattern: NNN XXXX0a XXXX0b SSS, x: odd}], value: 25}\n"))
+	f.Add([]byte(mixedCard))
+	f.Add([]byte("name: X\nyear: 1\nhands:\n- {section: A, pattern: NNNN EEEE WWWW SS, value: 25}\n- {section: A, pattern: 123a 456a 789a ZZZ DD, value: double-limit}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c, err := Parse("fuzz.yaml", data)
 		if err != nil {
@@ -47,6 +50,9 @@ func FuzzParseCard(f *testing.F) {
 		for _, h := range c.Hands {
 			if h.Variants() == 0 || h.Value <= 0 {
 				t.Fatalf("hand %s: %d variants, value %d", h.ID, h.Variants(), h.Value)
+			}
+			if (h.Limit > 0) != c.Limits || (h.Limit > 0 && h.Value != h.Limit) {
+				t.Fatalf("hand %s: limit %d value %d on a card with Limits %v", h.ID, h.Limit, h.Value, c.Limits)
 			}
 		}
 	})

@@ -26,6 +26,10 @@ hands:
   - section: Row
     pattern: "XX0aX1aX2a XXXXX0b XXXXX0c"
     value: 45
+  - section: Mixed
+    pattern: "X0aX1bX2c X0aX1bX2c 123a 456a EE"
+    value: 50
+    note: two mixed chows of one run, two chows in the first suit, a pair of east
 `
 
 func TestLanguageForms(t *testing.T) {
@@ -51,6 +55,11 @@ func TestLanguageForms(t *testing.T) {
 		{"suit letter repeated in a row", "3D 3D 4D 5D 3B 3B 3B 3B J 3C 3C 3C J J", "Row-1"},
 		{"the row's numbers follow X", "3D 3D 4D 5D 4B 4B 4B 4B J 4C 4C 4C J J", ""},
 		{"the row is one suit", "3D 3D 4C 5D 3B 3B 3B 3B J 3C 3C 3C J J", ""},
+		{"mixed chows: each tile its own suit", "4B 5C 6D 4B 5C 6D 1B 2B 3B 4B 5B 6B E E", "Mixed-1*"},
+		{"mixed chows: the chows follow the first suit", "4C 5B 6D 4C 5B 6D 1C 2C 3C 4C 5C 6C E E", "Mixed-1*"},
+		{"mixed chows: the chows' suit is not in the mixed chow's place", "4B 5C 6D 4B 5C 6D 1C 2C 3C 4C 5C 6C E E", ""},
+		{"mixed chows: two tiles of one suit are no mixed chow", "4B 5B 6D 4B 5B 6D 1B 2B 3B 4B 5B 6B E E", ""},
+		{"mixed chows take no joker", "4B 5C 6D 4B 5C J 1B 2B 3B 4B 5B 6B E E", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -68,6 +77,7 @@ func TestLanguageVariants(t *testing.T) {
 		"Winds-1":    4 * 3, // a wind, a dragon
 		"Literal-1":  2,
 		"Spanning-1": 3*5 + 3*4, // a, b unordered pair of suits (3) x odd (5) or even (4) bases
+		"Mixed-1":    6 * 7,     // a, b, c over suits; X from 1 to 7
 	}
 	for id, n := range want {
 		h, _ := c.HandByID(id)
@@ -85,7 +95,9 @@ func TestPatternErrorsNameTheSymbol(t *testing.T) {
 		{"2026a DDDa 2222b+6666b DDDb", `unknown element '+' in group "2222b+6666b"`},
 		{"2026a DDDa 2222B DDDb", `unknown element 'B' in group "2222B" (suit variables are lower case: b)`},
 		{"FF NNNN RRRRa SSSS", `group "RRRRa" holds no suited tile; remove the suit variable`},
-		{"FF 11a22b 1111c 3333c 55a", `group "11a22b" has two suit variables`},
+		{"FF 111a222b 3333c 22c", `group "111a222b" mixes suit variables but holds three of one tile: separate its groups with a space`},
+		{"FF 1a2b3 1111c 3333c 55a", `group "1a2b3" mixes suit variables, so its last numbers need one of their own`},
+		{"FF 1ab2c 1111c 3333c 55a", `suit variable b in group "1ab2c" follows no number, X or D of its own`},
 		{"FF 1111 2222a 3333a 44a", `group "1111" holds numbers or X and needs a suit variable`},
 		{"FF NNNN → SSSS", `unknown element '→'`},
 		{"FF DDDDa DDDDb DDDDd", `'d' ends the group "DDDDd" but is no suit variable: the suit variables are a, b and c`},
@@ -115,6 +127,8 @@ func TestCanonicalPattern(t *testing.T) {
 		"XX0aX1aX2a XXXXX0b XXXXX0c":  "XX0X1X2a XXXXX0b XXXXX0c",
 		"2026a DDDa 2222b|6666b DDDb": "2026a DDDa 2222b|6666b DDDb",
 		"rr gg 0 N E W S":             "RR GG 0 N E W S",
+		"1a2b3c X0aX1bX2c 1a2a3b":     "1a2b3c X0aX1bX2c 12a3b",
+		"X0aX0b NDaDb":                "X0aX0b NDaDb",
 	} {
 		p, errs := parsePattern(in)
 		if len(errs) > 0 && !strings.Contains(errs[0].msg, "tiles, a hand has 14") {

@@ -65,7 +65,10 @@ func Parse(name string, data []byte) (*Card, error) {
 	return c, nil
 }
 
-type loader struct{ err *LoadError }
+type loader struct {
+	err               *LoadError
+	limitAt, pointsAt []*yaml.Node // the values given in limits and in points
+}
 
 func (l *loader) at(n *yaml.Node, format string, args ...any) {
 	l.err.Problems = append(l.err.Problems, Problem{n.Line, n.Column, fmt.Sprintf(format, args...)})
@@ -86,9 +89,9 @@ func (l *loader) card(data []byte) *Card {
 		l.at(root, "want a mapping with name, year and hands")
 		return nil
 	}
-	c := &Card{FlowerJokers: true}
+	c := &Card{FlowerJokers: true, Jokers: true}
 	var hands *yaml.Node
-	seen := l.fields(root, "card", map[string]bool{"name": true, "year": true, "flower_jokers": true, "hands": true},
+	seen := l.fields(root, "card", map[string]bool{"name": true, "year": true, "flower_jokers": true, "jokers": true, "hands": true},
 		func(key string, v *yaml.Node) {
 			switch key {
 			case "name":
@@ -97,6 +100,8 @@ func (l *loader) card(data []byte) *Card {
 				c.Year, _ = l.integer(v, "year")
 			case "flower_jokers":
 				c.FlowerJokers = l.boolean(v, "flower_jokers")
+			case "jokers":
+				c.Jokers = l.boolean(v, "jokers")
 			case "hands":
 				hands = v
 			}
@@ -137,7 +142,7 @@ func (l *loader) card(data []byte) *Card {
 		}
 		h.index = len(c.Hands)
 		h.first = len(c.variants)
-		vs := expand(h.index, pats, c.FlowerJokers)
+		vs := expand(h.index, pats, c.jokerRule())
 		if len(vs) == 0 {
 			l.at(hn, "hand %s: no base X fits both its patterns and x:", h.ID)
 		}
@@ -153,7 +158,29 @@ func (l *loader) card(data []byte) *Card {
 			c.lowest = h.Value
 		}
 	}
+	l.oneKindOfValue()
+	c.Limits = len(l.limitAt) > 0 && len(l.pointsAt) == 0
 	return c
+}
+
+// oneKindOfValue refuses a card that values some hands in limits and others in points: the
+// rules pay either a limit card (Wright-Patterson) or a points card, never a mix.
+func (l *loader) oneKindOfValue() {
+	if len(l.limitAt) == 0 || len(l.pointsAt) == 0 {
+		return
+	}
+	first, other := l.limitAt[0], l.pointsAt[0]
+	if other.Line < first.Line {
+		first, other = other, first
+	}
+	l.at(other, "value: this card values a hand in %s at line %d; a card values every hand in points or every hand in limits", kindOfValue(first), first.Line)
+}
+
+func kindOfValue(v *yaml.Node) string {
+	if _, ok := ParseLimit(v.Value); ok {
+		return "limits"
+	}
+	return "points"
 }
 
 // fields walks a mapping, reporting unknown and repeated keys, and returns the keys seen.

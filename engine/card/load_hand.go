@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 )
@@ -39,10 +40,7 @@ func (l *loader) hand(n *yaml.Node, perSection map[string]int) (*Hand, []pattern
 			}
 			patNodes = append(patNodes, v.Content...)
 		case "value":
-			var ok bool
-			if h.Value, ok = l.integer(v, "value"); ok && h.Value <= 0 {
-				l.at(v, "value: want a positive number of points, got %q", v.Value)
-			}
+			h.Value, h.Limit = l.value(v)
 		case "concealed":
 			h.Concealed = l.boolean(v, "concealed")
 		case "note":
@@ -131,6 +129,28 @@ func (l *loader) patternText(pn *yaml.Node, xs []int) (pattern, bool) {
 	}
 	p.xs = xs
 	return p, len(errs) == 0 && s != ""
+}
+
+// value reads a hand's value: a positive number of points, or a limit (single-limit,
+// double-limit, triple-limit), whose value is then the number of limits.
+func (l *loader) value(v *yaml.Node) (value, limit int) {
+	if v.Kind == yaml.ScalarNode && strings.Contains(v.Value, "limit") {
+		n, ok := ParseLimit(v.Value)
+		if !ok {
+			l.at(v, "value: want single-limit, double-limit or triple-limit, got %q", v.Value)
+			return 0, 0
+		}
+		l.limitAt = append(l.limitAt, v)
+		return n, n
+	}
+	n, ok := l.integer(v, "value")
+	if ok && n <= 0 {
+		l.at(v, "value: want a positive number of points, got %q", v.Value)
+	}
+	if ok {
+		l.pointsAt = append(l.pointsAt, v)
+	}
+	return n, 0
 }
 
 // bases reads x: odd, even, or a list of numbers 1..9.

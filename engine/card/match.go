@@ -12,6 +12,7 @@ type Match struct {
 	Hand      *Hand         `json:"-"`
 	HandID    string        `json:"hand"`
 	Value     int           `json:"value"`
+	Limit     int           `json:"limit,omitempty"` // a limit hand's limits (Value is then the same)
 	Jokerless bool          `json:"jokerless"`
 	Groups    [][]tile.Face `json:"groups"` // the concrete hand the tiles make, group by group (read-only)
 }
@@ -74,7 +75,7 @@ func (c *Card) AppendMatches(dst []Match, r Rack) []Match {
 			if len(r.Exposed) > 0 && !v.takesExposures(r.Exposed, &r.Concealed) {
 				continue
 			}
-			dst = append(dst, Match{Hand: hand, HandID: hand.ID, Value: hand.Value, Jokerless: jokers == 0, Groups: v.groupFaces()})
+			dst = append(dst, Match{Hand: hand, HandID: hand.ID, Value: hand.Value, Limit: hand.Limit, Jokerless: jokers == 0, Groups: v.groupFaces()})
 			break
 		}
 	}

@@ -25,7 +25,7 @@ var oSuitPerms = [][3]tile.Suit{
 var oSuitDragon = map[tile.Suit]tile.Face{tile.Bams: tile.Green, tile.Craks: tile.Red, tile.Dots: tile.White}
 
 // oracleExpand turns one pattern into every concrete hand it stands for.
-func oracleExpand(t testing.TB, s string, xs []int, flowerJokers bool) []oVariant {
+func oracleExpand(t testing.TB, s string, xs []int, jokers oJokers) []oVariant {
 	var tokens [][]string
 	for _, tok := range strings.Fields(s) {
 		tokens = append(tokens, strings.Split(tok, "|"))
@@ -54,7 +54,7 @@ func oracleExpand(t testing.TB, s string, xs []int, flowerJokers bool) []oVarian
 		for _, perm := range oSuitPerms {
 			for _, x := range bases {
 				oChooseHonours(t, picked, perm, x, nil, func(groups [][]tile.Face) {
-					v := oVariantOf(groups, flowerJokers)
+					v := oVariantOf(groups, jokers)
 					if k := oKey(groups); !seen[k] {
 						seen[k] = true
 						out = append(out, v)
@@ -94,32 +94,32 @@ func oChooseHonours(t testing.TB, groups []string, perm [3]tile.Suit, x int, don
 
 // oResolve reads one group for a choice of suits, base, wind and dragon.
 func oResolve(t testing.TB, g string, perm [3]tile.Suit, x int, wind, dragon tile.Face) ([]tile.Face, bool) {
-	body, suited := g, false
-	var suit tile.Suit
-	if last := g[len(g)-1]; last >= 'a' && last <= 'c' {
-		body, suited, suit = g[:len(g)-1], true, perm[last-'a']
-	}
+	letters := oSuitLetters(g)
 	var ts []tile.Face
-	for i := 0; i < len(body); i++ {
-		c := body[i]
+	for i := 0; i < len(g); i++ {
+		c := g[i]
 		if c >= 'a' && c <= 'c' {
-			continue // the suit letter repeated inside a row: XX0aX1aX2a
+			continue // a suit variable, read by oSuitLetters
 		}
 		if c >= 'a' && c <= 'z' {
 			c -= 'a' - 'A'
 		}
+		suit, suited := tile.Suit(0), letters[i] != 0
+		if suited {
+			suit = perm[letters[i]-'a']
+		}
 		switch {
 		case c == 'X':
 			run := 0
-			for ; body[i] == 'X' || body[i] == 'x'; i++ {
+			for ; g[i] == 'X' || g[i] == 'x'; i++ {
 				run++
 			}
-			n := x + int(body[i]-'0')
+			n := x + int(g[i]-'0')
 			if n > 9 {
 				return nil, false
 			}
 			for ; run > 0; run-- {
-				ts = append(ts, tile.Number(suit, n))
+				ts = append(ts, tile.Number(perm[letters[i]-'a'], n))
 			}
 		case c >= '1' && c <= '9':
 			ts = append(ts, tile.Number(suit, int(c-'0')))
@@ -142,17 +142,44 @@ func oResolve(t testing.TB, g string, perm [3]tile.Suit, x int, wind, dragon til
 	return ts, true
 }
 
+// oSuitLetters says, for each byte of a group, which suit variable its tile takes (0: none).
+// The spec: a group with one suit variable, at its end or repeated inside, gives it to every
+// number, X and D; a group with different ones (a mixed chow, 1a2b3c) gives each one to the
+// numbers before it since the one before.
+func oSuitLetters(g string) []byte {
+	out := make([]byte, len(g))
+	distinct := map[byte]bool{}
+	next := byte(0)
+	for i := len(g) - 1; i >= 0; i-- {
+		if g[i] >= 'a' && g[i] <= 'c' {
+			next = g[i]
+			distinct[next] = true
+		}
+		out[i] = next
+	}
+	if len(distinct) == 1 {
+		for i := range out {
+			out[i] = next
+		}
+	}
+	return out
+}
+
+// oJokers is what a card file says about jokers: flower_jokers, and jokers (false: none at all).
+type oJokers struct{ flowers, none bool }
+
 // oVariantOf builds the oracle's concrete hand: jokers stand in a group of three or more
-// identical tiles (the spec's words), flower groups only when the card allows it.
-func oVariantOf(groups [][]tile.Face, flowerJokers bool) oVariant {
+// identical tiles (the spec's words), flower groups only when the card allows it, and nowhere
+// on a card with jokers: false.
+func oVariantOf(groups [][]tile.Face, jokers oJokers) oVariant {
 	var v oVariant
 	for _, ts := range groups {
-		og := oGroup{tiles: slices.Clone(ts), jok: len(ts) >= 3}
+		og := oGroup{tiles: slices.Clone(ts), jok: len(ts) >= 3 && !jokers.none}
 		for _, f := range ts {
 			og.jok = og.jok && f == ts[0]
 			v.faces |= 1 << f
 		}
-		if ts[0] == tile.Flower && !flowerJokers {
+		if ts[0] == tile.Flower && !jokers.flowers {
 			og.jok = false
 		}
 		v.groups = append(v.groups, og)

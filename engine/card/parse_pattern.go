@@ -89,27 +89,25 @@ func parseChoice(tok string, off int) (choice, int, []posError) {
 	return c, max(size, 0), errs
 }
 
-// parseGroup reads one group starting at byte offset off.
+// parseGroup reads one group starting at byte offset off. A group takes one suit variable, at
+// its end or repeated inside it (`XX0aX1aX2a`); a group with different ones is mixed, each
+// variable giving its suit to the suited elements since the one before (`1a2b3c`, a mixed chow).
 func parseGroup(tok string, off int) (group, []posError) {
 	g := group{suit: noSuit}
 	var errs []posError
 	bad := func(at int, format string, args ...any) {
 		errs = append(errs, posError{off + at, fmt.Sprintf(format, args...)})
 	}
+	var marks []suitMark
 	for i := 0; i < len(tok); i++ {
 		c := tok[i]
 		switch {
 		case c >= 'a' && c <= 'c':
-			// Some card files repeat the letter inside a row: XX0aX1aX2a is XX0X1X2a.
-			if g.suit != noSuit && g.suit != int(c-'a') {
-				bad(i, "group %q has two suit variables; separate its groups with a space", tok)
-				return g, errs
-			}
-			g.suit = int(c - 'a')
+			marks = append(marks, suitMark{suit: int(c - 'a'), at: i, upto: len(g.elems)})
 		case c >= '1' && c <= '9':
-			g.elems = append(g.elems, element{kind: elemNumber, n: int(c - '0')})
+			g.elems = append(g.elems, element{kind: elemNumber, n: int(c - '0'), suit: noSuit})
 		case c == '0':
-			g.elems = append(g.elems, element{kind: elemFace, face: tile.White})
+			g.elems = append(g.elems, element{kind: elemFace, face: tile.White, suit: noSuit})
 		case c == 'X' || c == 'x':
 			run := 0
 			for i < len(tok) && (tok[i] == 'X' || tok[i] == 'x') {
@@ -121,7 +119,7 @@ func parseGroup(tok string, off int) (group, []posError) {
 				return g, errs
 			}
 			for k := 0; k < run; k++ {
-				g.elems = append(g.elems, element{kind: elemX, n: int(tok[i] - '0')})
+				g.elems = append(g.elems, element{kind: elemX, n: int(tok[i] - '0'), suit: noSuit})
 			}
 		case c >= 'd' && c <= 'z' && c != 'x' && i == len(tok)-1 && i > 0 && !isLower(tok[i-1]) && slices.ContainsFunc(g.elems, element.suited):
 			// "DDDDd", "1111d": a fourth suit letter, not a lower-case dragon
@@ -138,6 +136,7 @@ func parseGroup(tok string, off int) (group, []posError) {
 				bad(i, "unknown element %q in group %q (want 0-9, X, D, R, G, F, N, E, W, S, Z, then a suit variable a, b or c; | between alternatives)", r, tok)
 				return g, errs
 			}
+			e.suit = noSuit
 			g.elems = append(g.elems, e)
 		}
 	}
@@ -145,6 +144,7 @@ func parseGroup(tok string, off int) (group, []posError) {
 		bad(0, "group %q has no tiles", tok)
 		return g, errs
 	}
+	g.suit = uniformSuit(marks)
 	if g.suit == noSuit { // D without a suit variable is any one dragon
 		for i, e := range g.elems {
 			if e.kind == elemDragon {
@@ -152,17 +152,71 @@ func parseGroup(tok string, off int) (group, []posError) {
 			}
 		}
 	}
-	suited := false
-	for _, e := range g.elems {
-		suited = suited || e.suited()
-	}
+	suited := slices.ContainsFunc(g.elems, element.suited)
 	switch {
 	case suited && g.suit == noSuit:
 		bad(len(tok)-1, "group %q holds numbers or X and needs a suit variable a, b or c at its end", tok)
 	case !suited && g.suit != noSuit:
 		bad(len(tok)-1, "group %q holds no suited tile; remove the suit variable", tok)
+	case g.suit == mixedSuits:
+		errs = append(errs, g.giveMixedSuits(tok, off, marks)...)
+	default:
+		for i := range g.elems {
+			if g.elems[i].suited() {
+				g.elems[i].suit = g.suit
+			}
+		}
 	}
 	return g, errs
+}
+
+// suitMark is a suit variable at byte at of a group, after upto of its elements.
+type suitMark struct{ suit, at, upto int }
+
+// uniformSuit is the group's one suit variable, noSuit if it has none, or mixedSuits.
+func uniformSuit(marks []suitMark) int {
+	s := noSuit
+	for _, m := range marks {
+		if s != noSuit && s != m.suit {
+			return mixedSuits
+		}
+		s = m.suit
+	}
+	return s
+}
+
+// giveMixedSuits gives each suited element of a mixed group the suit variable that follows it.
+// A pung inside a mixed group is refused: `111a222b` is almost surely two pungs missing a space,
+// and one mixed group would take no joker.
+func (g *group) giveMixedSuits(tok string, off int, marks []suitMark) []posError {
+	var errs []posError
+	from := 0
+	for _, m := range marks {
+		gave := false
+		for i := from; i < m.upto; i++ {
+			if g.elems[i].suited() {
+				g.elems[i].suit, gave = m.suit, true
+			}
+		}
+		if !gave {
+			errs = append(errs, posError{off + m.at, fmt.Sprintf("suit variable %c in group %q follows no number, X or D of its own", 'a'+m.suit, tok)})
+		}
+		from = m.upto
+	}
+	for i := from; i < len(g.elems); i++ {
+		if g.elems[i].suited() {
+			errs = append(errs, posError{off + len(tok) - 1, fmt.Sprintf("group %q mixes suit variables, so its last numbers need one of their own at the end", tok)})
+			break
+		}
+	}
+	seen := map[element]int{}
+	for _, e := range g.elems {
+		if seen[e]++; seen[e] == 3 {
+			errs = append(errs, posError{off, fmt.Sprintf("group %q mixes suit variables but holds three of one tile: separate its groups with a space, as in 111a 222b", tok)})
+			break
+		}
+	}
+	return errs
 }
 
 // letterElems maps element letters to elements.

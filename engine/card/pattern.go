@@ -23,6 +23,7 @@ type element struct {
 	kind elemKind
 	n    int       // the number (elemNumber) or offset (elemX)
 	face tile.Face // elemFace only
+	suit int       // the suit variable (0..2 for a..c) of a suited element; noSuit otherwise
 }
 
 // suited reports whether the element takes the group's suit.
@@ -30,13 +31,28 @@ func (e element) suited() bool {
 	return e.kind == elemNumber || e.kind == elemX || e.kind == elemDragon
 }
 
-// noSuit marks a group that holds no suited tile.
-const noSuit = -1
+// noSuit marks a group that holds no suited tile; mixedSuits one whose suited tiles take
+// different suit variables (a mixed chow, `1a2b3c`).
+const (
+	noSuit     = -1
+	mixedSuits = -2
+)
 
-// group is one concrete-shaped group of a pattern: `333b`, `NEWS`, `XXXX0a`, `ZZZ`.
+// group is one concrete-shaped group of a pattern: `333b`, `NEWS`, `XXXX0a`, `ZZZ`, `1a2b3c`.
 type group struct {
 	elems []element
-	suit  int // 0..2 for a..c, or noSuit
+	suit  int // 0..2 for a..c when every suited element takes it, noSuit, or mixedSuits
+}
+
+// letters is how many suit variables the group needs: one more than the highest it uses.
+func (g group) letters() int {
+	n := 0
+	for _, e := range g.elems {
+		if e.suited() {
+			n = max(n, e.suit+1)
+		}
+	}
+	return n
 }
 
 // has reports whether some element of the group is of kind k.
@@ -87,6 +103,8 @@ func (p pattern) String() string {
 	return b.String()
 }
 
+// write prints the group canonically: one suit variable at its end, or, in a mixed group, a
+// suit variable after each run of suited elements that take it (`1a2b3c`).
 func (g group) write(b *strings.Builder) {
 	for ei := 0; ei < len(g.elems); ei++ {
 		e := g.elems[ei]
@@ -108,8 +126,13 @@ func (g group) write(b *strings.Builder) {
 			b.WriteByte(byte('0' + e.n))
 			ei = j - 1
 		}
+		if g.suit == mixedSuits && e.suited() {
+			if next := ei + 1; next == len(g.elems) || !g.elems[next].suited() || g.elems[next].suit != e.suit {
+				b.WriteByte(byte('a' + e.suit))
+			}
+		}
 	}
-	if g.suit != noSuit {
+	if g.suit >= 0 {
 		b.WriteByte(byte('a' + g.suit))
 	}
 }

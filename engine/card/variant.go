@@ -31,15 +31,19 @@ type cgroup struct {
 	jokerable bool
 }
 
+// jokerRule says which groups of three or more identical tiles take jokers: any (false for a
+// card written for a set without jokers), and flower groups among them.
+type jokerRule struct{ any, flowers bool }
+
 // expand compiles the patterns of hand hi into variants, removing duplicates.
-func expand(hi int, pats []pattern, flowerJokers bool) []variant {
+func expand(hi int, pats []pattern, jokers jokerRule) []variant {
 	var out []variant
 	seen := map[string]bool{}
 	for pi := range pats {
 		pats[pi].eachConcrete(func(groups [][]tile.Face) {
 			if k := concreteKey(groups); !seen[k] {
 				seen[k] = true
-				out = append(out, concrete(hi, groups, flowerJokers))
+				out = append(out, concrete(hi, groups, jokers))
 			}
 		})
 	}
@@ -48,15 +52,15 @@ func expand(hi int, pats []pattern, flowerJokers bool) []variant {
 
 // concrete builds the variant made of these groups. A group of three or more identical tiles
 // is a pung, kong, quint or sextet, the only place a joker may stand (flowers only when the
-// card allows it).
-func concrete(hi int, groups [][]tile.Face, flowerJokers bool) variant {
+// card allows it, and nowhere on a card without jokers).
+func concrete(hi int, groups [][]tile.Face, jokers jokerRule) variant {
 	v := variant{hand: int32(hi)}
 	var fixed, jok tile.Counts
 	for _, ts := range groups {
 		cg := cgroup{tiles: slices.Clone(ts), face: tile.NoFace}
 		if identical(ts) {
 			cg.face = ts[0]
-			cg.jokerable = cg.face != tile.Flower || flowerJokers
+			cg.jokerable = jokers.any && (cg.face != tile.Flower || jokers.flowers)
 		}
 		for _, f := range cg.tiles {
 			if cg.jokerable {

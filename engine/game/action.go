@@ -28,7 +28,12 @@ const (
 	ActMahJongg Act = "mahjong"  // Mah Jongg declared on a rack (rack 0: both at once)
 	ActFixRack  Act = "fix_rack" // an exposure moved to the other rack before the turn's discard
 	ActWallEnd  Act = "wall_end" // the wall is used up and the last discard made: game over
+	ActFlower   Act = "flower"   // a flower laid on a rack and replaced from the flower wall (flower_wall)
+	ActRoll     Act = "roll"     // a die rolled: for East, or by East for the prevailing wind (rolls)
 )
+
+// Acts lists every act of the game log, in the order docs/game-log.md gives them.
+var Acts = []Act{ActDeal, ActDraw, ActDiscard, ActCall, ActExchange, ActMove, ActMahJongg, ActFixRack, ActWallEnd, ActFlower, ActRoll}
 
 // Action is one line of the game log.
 type Action struct {
@@ -48,6 +53,9 @@ type Action struct {
 	// Both, on a call for Mah Jongg: the tile completes Mah Jonggs on both racks at once (a
 	// double Siamese Mah Jongg, first in masters' claim priority).
 	Both bool `json:"both,omitempty"`
+	// Dice, on a roll: the die's face, 1 to 6 (For says what the roll is for: east or
+	// prevailing).
+	Dice []int `json:"dice,omitempty"`
 }
 
 // Rival is another claim on the same discard.
@@ -117,6 +125,13 @@ func (a Action) check() error {
 		return need(a.Target != nil, "needs the target exposure")
 	case ActWallEnd:
 		return nil
+	case ActFlower:
+		return need(len(a.Tiles) == 1 && a.Rack != 0, "needs the rack the flower is laid on and the one tile that replaces it")
+	case ActRoll:
+		if a.For != "east" && a.For != "prevailing" {
+			return need(false, "for must be east or prevailing, got %q", a.For)
+		}
+		return need(len(a.Dice) == 1 && a.Dice[0] >= 1 && a.Dice[0] <= 6, "needs one die, 1 to 6")
 	}
 	return fmt.Errorf("game: unknown act %q", a.Act)
 }

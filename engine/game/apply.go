@@ -53,6 +53,10 @@ func Apply(s State, a Action) (State, []Verdict, error) {
 		err = p.fixRack()
 	case ActWallEnd:
 		err = p.wallEnd()
+	case ActFlower:
+		err = p.flower()
+	case ActRoll:
+		err = p.roll()
 	}
 	if err != nil {
 		return s, nil, fmt.Errorf("%w: game: %s by seat %d: %v", ErrImpossible, a.Act, a.Seat, err)
@@ -132,7 +136,7 @@ func (p *play) takeFromWall(fs []tile.Face) error {
 		return err
 	}
 	if !p.s.Unseen.Sub(&c) {
-		return fmt.Errorf("%s: not that many left unseen in the %s set", tile.Format(fs), p.s.Rules.Set)
+		return fmt.Errorf("%s: not that many left unseen in the %s set", tile.Format(fs), p.s.Rules.TileSet().Name)
 	}
 	p.s.WallLeft -= len(fs)
 	return nil
@@ -185,12 +189,28 @@ func (p *play) startPlay() bool {
 			return false
 		}
 	}
-	p.s.Turn = 0
-	p.s.Phase = PhaseDiscard
-	if p.s.Rules.EastDraws {
-		p.s.Phase = PhaseDraw
-	}
+	p.s.Turn, p.s.Phase = openingTurn(&p.s)
 	return true
+}
+
+// openingTurn is who acts first once the deal is good, and in which phase: East, to discard
+// (siamese 8) or to draw the 28th tile (masters 7); first, where flowers go to the flower wall,
+// the exchange, from the first seat from East that holds a flower (Wright-Patterson).
+func openingTurn(s *State) (int, Phase) {
+	if s.Rules.FlowerWall {
+		if seat := nextWithFlower(s, 0); seat >= 0 {
+			return seat, PhaseFlowers
+		}
+	}
+	return 0, playPhase(s)
+}
+
+// playPhase is East's phase when play begins.
+func playPhase(s *State) Phase {
+	if s.Rules.EastDraws {
+		return PhaseDraw
+	}
+	return PhaseDiscard
 }
 
 func (p *play) draw() error {
@@ -203,6 +223,8 @@ func (p *play) draw() error {
 	p.passStoppedTurn()
 	seat, turn := p.a.Seat, p.s.Turn
 	switch {
+	case p.s.Phase == PhaseFlowers: // no one draws from the wall before East's first discard
+		p.infraction(p.pickingRule(), fmt.Sprintf("seat %d drew from the wall during the flower exchange", seat))
 	case seat == turn && p.s.Phase == PhaseDraw: // the seat's turn begins
 		p.s.Last = nil // the last discard is covered: no longer callable
 		p.s.Phase = PhaseDiscard
@@ -235,6 +257,7 @@ func (p *play) discard() error {
 	if err := p.takeConcealed(p.a.Tiles, p.rackOr1()); err != nil {
 		return err
 	}
+	p.leaveFlowers(true)
 	if p.a.Seat != p.s.Turn || p.s.Phase != PhaseDiscard {
 		p.infraction("turn", fmt.Sprintf("seat %d discarded out of turn", p.a.Seat))
 	}
@@ -273,7 +296,10 @@ func (p *play) checkCounts() {
 		st := &p.s.Seats[i]
 		inTurn := i == p.s.Turn && p.s.Phase == PhaseDiscard
 		want := p.s.Rules.DealOthers
-		if inTurn {
+		switch {
+		case p.s.Phase == PhaseFlowers: // before East's first discard: the deal's counts
+			want = p.s.dealFor(i)
+		case inTurn:
 			want++
 		}
 		if got := st.Holding(); got != want {

@@ -22,13 +22,18 @@ func (p *play) call() error {
 	if last.Seat == p.a.Seat {
 		return errors.New("a player cannot call their own discard")
 	}
-	if p.a.Tiles[0] != last.Tile && !slices.Contains(p.a.Tiles, last.Tile) {
-		if !p.claimsNamed(last) {
-			return fmt.Errorf("the call does not include the discard %v", last.Tile)
-		}
-		if !p.replaceMisnamed(last) {
-			return nil
-		}
+	includes := p.a.Tiles[0] == last.Tile || slices.Contains(p.a.Tiles, last.Tile)
+	if !includes && !p.claimsNamed(last) {
+		return fmt.Errorf("the call does not include the discard %v", last.Tile)
+	}
+	if p.s.Rules.ChowsDrawn && p.a.For != "mahjong" && isChow(p.a.Tiles) {
+		// Wright-Patterson: "Chows must be drawn unless ready to Mah Jongg": the caller puts
+		// the tiles back and the discard stays callable.
+		p.refuse(p.a.Seat, "chow-call", fmt.Sprintf("%s is a chow: a chow is drawn, or called only for Mah Jongg", tile.Format(p.a.Tiles)))
+		return nil
+	}
+	if !includes && !p.replaceMisnamed(last) {
+		return nil
 	}
 	p.checkPriority(last.Seat)
 	p.misnamedCall(last)
@@ -56,6 +61,25 @@ func (p *play) call() error {
 	p.s.Turn = p.a.Seat
 	p.s.Phase = PhaseDiscard
 	return nil
+}
+
+// isChow: three numbers in a row, of one suit (a chow) or of three suits (a mixed chow).
+func isChow(fs []tile.Face) bool {
+	if len(fs) != 3 {
+		return false
+	}
+	var ranks [3]int
+	suits := map[tile.Suit]bool{}
+	for i, f := range fs {
+		s, ok := f.Suit()
+		if !ok {
+			return false
+		}
+		ranks[i] = f.Rank()
+		suits[s] = true
+	}
+	slices.Sort(ranks[:])
+	return ranks[1] == ranks[0]+1 && ranks[2] == ranks[1]+1 && len(suits) != 2
 }
 
 // isPungLike: three or more of one natural tile, jokers allowed.

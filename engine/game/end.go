@@ -77,7 +77,19 @@ func score(s *State, reason string) *Result {
 			}
 		}
 	}
-	r.Payouts = payouts(r.Scores)
+	settle := slices.Clone(r.Scores)
+	for i := range s.Seats {
+		if b := s.Seats[i].Bouquets; b != 0 {
+			settle[i] -= b
+			for j := range s.Seats {
+				if j != i {
+					r.PaidAtOnce = append(r.PaidAtOnce, Payout{From: j, To: i, Points: b})
+				}
+			}
+		}
+	}
+	r.Payouts = payouts(settle)
+	r.WallPot = wallPotMove(s, reason, sc)
 	return r
 }
 

@@ -135,7 +135,7 @@ func (h *Header) Check(r *Ruleset, c *card.Card, data []byte) error {
 	if r.Players != len(h.Seats) {
 		return fmt.Errorf("game: the log has %d seats but %s is for %d players", len(h.Seats), r.Name, r.Players)
 	}
-	return nil
+	return r.CheckCard(c)
 }
 
 // Start begins the game the header describes: New, under the header's format version.

@@ -23,6 +23,8 @@ func LegalActions(s *State) []Action {
 		return nil
 	case PhaseDeal:
 		l.deal()
+	case PhaseFlowers:
+		l.flowers(s.Turn)
 	case PhaseDraw:
 		l.draws(s.Turn)
 		l.calls()
@@ -41,6 +43,7 @@ func LegalActions(s *State) []Action {
 			}
 		}
 	}
+	l.rolls()
 	l.moves()
 	return l.out
 }
@@ -88,14 +91,14 @@ func (l *lister) deal() {
 		return
 	}
 	started := *s
-	started.Turn = 0
-	if s.Rules.EastDraws {
-		started.Phase = PhaseDraw
-		l.s = &started
+	started.Turn, started.Phase = openingTurn(s)
+	l.s = &started
+	switch started.Phase {
+	case PhaseFlowers:
+		l.flowers(started.Turn)
+	case PhaseDraw:
 		l.draws(0)
-	} else {
-		started.Phase = PhaseDiscard
-		l.s = &started
+	default:
 		l.turn(0)
 	}
 	l.s = s
@@ -132,6 +135,7 @@ func (l *lister) turn(seat int) {
 	}
 	l.exchanges(seat)
 	l.mahjongs(seat)
+	l.flowers(seat)
 	if s.Rules.FixRack {
 		for r := 1; r <= 2; r++ {
 			if n := len(st.Racks[r-1].Exposures); n > 0 && st.Racks[r-1].MahJongg == nil {

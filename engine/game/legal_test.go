@@ -17,7 +17,6 @@ func TestLegalActionsAreLegal(t *testing.T) {
 	if testing.Short() {
 		games = 3
 	}
-	c := loadCard(t)
 	checked := map[Act]int{}
 	check := func(where string, s State) {
 		for _, a := range LegalActions(&s) {
@@ -36,6 +35,7 @@ func TestLegalActionsAreLegal(t *testing.T) {
 	}
 	for _, spec := range allRulesets {
 		r := loadRules(t, spec)
+		c := cardFor(t, r)
 		rng := rand.New(rand.NewPCG(9, uint64(len(spec))))
 		for g := 0; g < games; g++ {
 			playLegal(t, rng, r, c, 0.02, func(st step) {
@@ -59,7 +59,10 @@ func TestLegalActionsAreLegal(t *testing.T) {
 			s = n
 		}
 	}
-	for _, act := range []Act{ActDeal, ActDraw, ActDiscard, ActCall, ActExchange, ActMove, ActMahJongg, ActFixRack} {
+	for _, act := range Acts {
+		if act == ActWallEnd {
+			continue // listed only at the wall's end, which the scenarios reach (siamese-14-*)
+		}
 		if checked[act] == 0 {
 			t.Errorf("no %s was ever listed: the test does not reach it", act)
 		}
@@ -70,9 +73,9 @@ func TestLegalActionsAreLegal(t *testing.T) {
 // TestLegalActionsFindWhatHappened: every legal act the random games played was in the list
 // of the state it was played from (draws by face, calls by their tiles in any order).
 func TestLegalActionsFindWhatHappened(t *testing.T) {
-	c := loadCard(t)
 	for _, spec := range allRulesets {
 		r := loadRules(t, spec)
+		c := cardFor(t, r)
 		rng := rand.New(rand.NewPCG(10, uint64(len(spec))))
 		for g := 0; g < 10; g++ {
 			playLegal(t, rng, r, c, 0.05, func(st step) {

@@ -165,8 +165,11 @@ func FuzzParseAction(f *testing.F) {
 	f.Add([]byte(`{"seat":0,"act":"call","tiles":["1B","1B","J"],"rack":2}`))
 	f.Add([]byte(`{"seat":1,"act":"exchange","tiles":["N"],"target":{"seat":0,"rack":2,"exposure":0}}`))
 	f.Add([]byte(`{"seat":0,"act":"discard","tiles":["1B"],"named":"2B"}`))
+	f.Add([]byte(`{"seat":1,"act":"flower","tiles":["5D"],"rack":2,"to":1}`))
+	f.Add([]byte(`{"seat":0,"act":"roll","for":"prevailing","dice":[4]}`))
 	c := loadCard(f)
 	r := loadRules(f, "siamese")
+	wp, limits := loadRules(f, "wright-patterson-siamese"), loadLimitCard(f)
 	f.Fuzz(func(t *testing.T, line []byte) {
 		a, err := ParseAction(line)
 		if err != nil {
@@ -177,9 +180,10 @@ func FuzzParseAction(f *testing.F) {
 			t.Fatalf("%s does not round-trip: %v", a, err)
 		}
 		// Any well-formed action applied to a fresh game either applies or is refused; never panics.
-		s := New(r, c)
-		if n, _, err := Apply(s, a); err == nil && n.Seq != 1 {
-			t.Fatalf("applied but seq %d", n.Seq)
+		for _, s := range []State{New(r, c), New(wp, limits)} {
+			if n, _, err := Apply(s, a); err == nil && n.Seq != 1 {
+				t.Fatalf("applied but seq %d", n.Seq)
+			}
 		}
 	})
 }
@@ -196,7 +200,7 @@ func FuzzReplayLog(f *testing.F) {
 		}
 		f.Add(data)
 	}
-	c := loadCard(f)
+	c, limits := loadCard(f), loadLimitCard(f)
 	rules := map[string]*Ruleset{}
 	for _, spec := range allRulesets {
 		rules[spec] = loadRules(f, spec)
@@ -214,7 +218,11 @@ func FuzzReplayLog(f *testing.F) {
 			if r = rules[l.Header.RulesSpec()]; r == nil {
 				return
 			}
-			start = l.Header.Start(r, c)
+			if len(r.Scoring.LimitPoints) > 0 {
+				start = l.Header.Start(r, limits)
+			} else {
+				start = l.Header.Start(r, c)
+			}
 		}
 		s1, v1, err1 := Replay(start, l.Actions)
 		s2, v2, err2 := Replay(start, l.Actions)

@@ -12,6 +12,7 @@ func (p *play) mahjong() error {
 	if !p.startPlay() { // East may declare a Mah Jongg dealt to it, before its first discard
 		return nil
 	}
+	p.leaveFlowers(false)
 	racks := []int{p.a.Rack}
 	if p.a.Rack == 0 {
 		racks = []int{1, 2}
@@ -50,7 +51,7 @@ func (p *play) mahjong() error {
 		rk := p.rack(f.rack)
 		st.MahJonggs++
 		mj := &MahJongg{
-			Hand: f.m.HandID, Value: f.m.Value, Jokerless: f.m.Jokerless,
+			Hand: f.m.HandID, Value: p.s.Rules.handValue(f.m), Limit: f.m.Limit, Nth: p.s.declared(), Jokerless: f.m.Jokerless,
 			Singles: f.m.Hand.SinglesAndPairs, Quint: f.m.Hand.Quint,
 			SelfPicked: pend == nil || pend.Rack != f.rack, Thrower: -1,
 			Order: st.MahJonggs, BothAtOnce: len(ok) == 2, Exposed: len(rk.Exposures),
@@ -62,12 +63,24 @@ func (p *play) mahjong() error {
 		rk.Exposures = append(rk.Exposures, Exposure{Tiles: rk.Concealed.Faces()})
 		rk.Concealed = tile.Counts{}
 		rk.MahJongg = mj
-		p.verdict(Verdict{Kind: MahJonggOK, Seat: p.a.Seat, Rack: f.rack, Hand: mj.Hand, Points: mj.Value,
-			Detail: fmt.Sprintf("Mah Jongg %d of seat %d, jokerless %v, self-picked %v", mj.Order, p.a.Seat, mj.Jokerless, mj.SelfPicked)})
+		detail := fmt.Sprintf("Mah Jongg %d of seat %d, jokerless %v, self-picked %v", mj.Order, p.a.Seat, mj.Jokerless, mj.SelfPicked)
+		if mj.Limit > 0 {
+			detail = fmt.Sprintf("Mah Jongg %d of seat %d, a %s, self-picked %v", mj.Order, p.a.Seat, card.LimitName(mj.Limit), mj.SelfPicked)
+		}
+		p.verdict(Verdict{Kind: MahJonggOK, Seat: p.a.Seat, Rack: f.rack, Hand: mj.Hand, Points: mj.Value, Detail: detail})
 		p.throwPenalties(mj)
 	}
 	p.s.Pending = nil
 	return nil
+}
+
+// declared is how many Mah Jonggs the table has declared so far.
+func (s *State) declared() int {
+	n := 0
+	for i := range s.Seats {
+		n += s.Seats[i].MahJonggs
+	}
+	return n
 }
 
 // best picks the highest-valued hand the tiles make.

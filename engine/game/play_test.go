@@ -186,4 +186,5 @@ func copyState(s State) State {
 	return n
 }
 
-var allRulesets = []string{"siamese", "siamese-masters", "royale-4", "royale-3", "siamese+nmjl-tournament", "siamese-masters+nmjl-tournament"}
+var allRulesets = []string{"siamese", "siamese-masters", "royale-4", "royale-3", "siamese+nmjl-tournament", "siamese-masters+nmjl-tournament",
+	"wright-patterson-siamese", "wright-patterson-siamese+no-jokers+four-flowers"}

@@ -19,9 +19,9 @@ func TestApplyNeverChangesItsInput(t *testing.T) {
 	if testing.Short() {
 		games = 10
 	}
-	c := loadCard(t)
 	for _, spec := range allRulesets {
 		r := loadRules(t, spec)
+		c := cardFor(t, r)
 		rng := rand.New(rand.NewPCG(3, uint64(len(spec))))
 		for g := 0; g < games; g++ {
 			var before, prev, prevCopy State
@@ -53,10 +53,10 @@ func TestPublicViewShowsNoConcealedTile(t *testing.T) {
 	if testing.Short() {
 		games = 20
 	}
-	c := loadCard(t)
 	states := 0
 	for _, spec := range allRulesets {
 		r := loadRules(t, spec)
+		c := cardFor(t, r)
 		rng := rand.New(rand.NewPCG(5, uint64(len(spec))))
 		for g := 0; g < games; g++ {
 			playLegal(t, rng, r, c, 0.03, func(st step) {

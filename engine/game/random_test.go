@@ -44,6 +44,13 @@ func randomGame(t testing.TB, rng *rand.Rand, r *Ruleset, c *card.Card, check fu
 	}
 	for steps := 0; steps < 2000 && s.Phase != PhaseOver; steps++ {
 		seat := s.Turn
+		if r.FlowerWall && len(wall) > 0 && (s.Phase == PhaseFlowers || s.Phase == PhaseDiscard) && holdsFlower(&s.Seats[seat]) {
+			// Flowers are laid on a rack and replaced from the flower wall (wright-patterson).
+			if !do(Action{Seat: seat, Act: ActFlower, Tiles: []tile.Face{pop()}, Rack: 1 + rng.IntN(2)}) {
+				break
+			}
+			continue
+		}
 		if s.Phase == PhaseDraw || (s.Phase == PhaseDeal && r.EastDraws) {
 			if called := tryCall(rng, &s, do); called {
 				continue
@@ -146,6 +153,7 @@ func tilesOnTable(s State) tile.Counts {
 	for _, st := range s.Seats {
 		for _, rk := range st.Racks {
 			all.Add(&rk.Concealed)
+			all[tile.Flower] += uint8(rk.Flowers)
 			for _, e := range rk.Exposures {
 				c, _ := tile.CountsOf(e.Tiles)
 				all.Add(&c)
@@ -162,9 +170,9 @@ func TestRandomGamesConserveTilesAndReplay(t *testing.T) {
 	if testing.Short() {
 		games = 30
 	}
-	c := loadCard(t)
-	for _, spec := range []string{"siamese", "siamese-masters", "royale-4", "royale-3", "siamese+nmjl-tournament"} {
+	for _, spec := range []string{"siamese", "siamese-masters", "royale-4", "royale-3", "siamese+nmjl-tournament", "wright-patterson-siamese"} {
 		r := loadRules(t, spec)
+		c := cardFor(t, r)
 		set := r.TileSet().Count
 		rng := rand.New(rand.NewPCG(11, uint64(len(spec))))
 		endings := map[string]int{}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"strings"
 
 	"github.com/siamesetable/siamesed/engine/tile"
 	"gopkg.in/yaml.v3"
@@ -17,6 +18,10 @@ type Ruleset struct {
 	Source  string `yaml:"source"`  // the rule text it follows
 	Players int    `yaml:"players"` // 2, 3 or 4; each plays two racks
 	Set     string `yaml:"set"`     // tile set: american, royale-4, royale-3
+	// Jokers and Flowers, when given, replace the set's count of jokers and of flowers (a
+	// Wright-Patterson club playing without jokers: the option no-jokers).
+	Jokers  *int `yaml:"jokers"`
+	Flowers *int `yaml:"flowers"`
 
 	DealEast   int  `yaml:"deal_east"`   // tiles East is dealt
 	DealOthers int  `yaml:"deal_others"` // tiles every other seat is dealt
@@ -50,6 +55,18 @@ type Ruleset struct {
 	// discard"); elsewhere such a claim is refused until the tile is named correctly.
 	MisnamedReplace bool `yaml:"misnamed_replace"`
 
+	// FlowerWall: flowers are bonus tiles, laid on a rack and each replaced by a tile from the
+	// flower wall; East calls for them after the deal and the players exchange in turn
+	// (Wright-Patterson). Elsewhere flowers are part of the hands.
+	FlowerWall bool `yaml:"flower_wall"`
+	// Rolls: the table records its rolls, for East (high is East) and East's for the prevailing
+	// wind (even East, odd West) (Wright-Patterson).
+	Rolls bool `yaml:"rolls"`
+	// ChowsDrawn: a discard called for a chow (or mixed chow) exposure is refused; a chow is only
+	// called to complete a Mah Jongg (Wright-Patterson: "Chows must be drawn unless ready to Mah
+	// Jongg").
+	ChowsDrawn bool `yaml:"chows_drawn"`
+
 	Scoring Scoring `yaml:"scoring"`
 
 	// Rules quotes each rule this ruleset enforces, by id, for infraction verdicts.
@@ -67,6 +84,17 @@ type Scoring struct {
 	BothAtOnceMultiplier      int  `yaml:"both_at_once_multiplier"`         // two MJ declared together: each x2
 	SecondDiscardPenalty      int  `yaml:"second_discard_penalty"`          // to the thrower of an opponent's 2nd MJ
 	WallGameBonus             int  `yaml:"wall_game_bonus"`                 // each player, wall game, no MJ
+
+	// Wright-Patterson: hands are limits, paid LimitPoints (500, 1000, 1500 for a single,
+	// double, triple limit); a ruleset with limits plays a limit list, one without a points card.
+	LimitPoints []int `yaml:"limit_points"`
+	// WallGamePot: at a wall game with no Mah Jongg every player pays this into a pot that grows
+	// across games until the next Mah Jongg takes it (WallPotOf).
+	WallGamePot int `yaml:"wall_game_pot"`
+	// Bouquet: points paid at once to a seat whose rack holds BouquetFlowers flowers (again at
+	// each further BouquetFlowers).
+	Bouquet        int `yaml:"bouquet"`
+	BouquetFlowers int `yaml:"bouquet_flowers"`
 
 	// Tournament options (nmjl-tournament-rules.txt), combinable with any ruleset.
 	SelfPickedBonus        int `yaml:"self_picked_bonus"`         // +10 picking your own MJ
@@ -111,15 +139,29 @@ func (r *Ruleset) check() error {
 	bad(r.ClaimPriority != "closest" && r.ClaimPriority != "mahjong_then_closest" && r.ClaimPriority != "double_then_closest",
 		"claim_priority must be closest, mahjong_then_closest or double_then_closest")
 	bad(r.Scoring.SecondMultiplier < 1 || r.Scoring.BothAtOnceMultiplier < 1, "multipliers must be at least 1")
+	probs = append(probs, r.checkWrightPatterson()...)
 	if len(probs) > 0 {
 		return fmt.Errorf("%v", probs)
 	}
 	return nil
 }
 
-// TileSet returns the ruleset's tiles.
+// TileSet returns the ruleset's tiles: the named set, with its jokers and flowers as the
+// ruleset or an option counts them.
 func (r *Ruleset) TileSet() tile.Set {
 	s, _ := tile.SetByName(r.Set)
+	var changed []string
+	if r.Jokers != nil {
+		s.Count[tile.Joker] = uint8(*r.Jokers)
+		changed = append(changed, fmt.Sprintf("%d jokers", *r.Jokers))
+	}
+	if r.Flowers != nil {
+		s.Count[tile.Flower] = uint8(*r.Flowers)
+		changed = append(changed, fmt.Sprintf("%d flowers", *r.Flowers))
+	}
+	if len(changed) > 0 {
+		s.Name += " (" + strings.Join(changed, ", ") + ")"
+	}
 	return s
 }
 
@@ -147,6 +189,8 @@ func (r *Ruleset) WithOption(name string, data []byte) (*Ruleset, error) {
 		Name    string            `yaml:"name"`
 		Source  string            `yaml:"source"`
 		Option  bool              `yaml:"option"`
+		Jokers  *int              `yaml:"jokers"`
+		Flowers *int              `yaml:"flowers"`
 		Scoring *Scoring          `yaml:"scoring"`
 		Rules   map[string]string `yaml:"rules"`
 	}
@@ -161,6 +205,15 @@ func (r *Ruleset) WithOption(name string, data []byte) (*Ruleset, error) {
 		return nil, fmt.Errorf("game: %s is a ruleset, not an option (option: true)", name)
 	}
 	n.Scoring = sc
+	if opt.Jokers != nil {
+		n.Jokers = opt.Jokers
+	}
+	if opt.Flowers != nil {
+		n.Flowers = opt.Flowers
+	}
+	if probs := n.checkWrightPatterson(); len(probs) > 0 {
+		return nil, fmt.Errorf("game: option %s: %v", name, probs)
+	}
 	n.Name = r.Name + "+" + opt.Name
 	n.Source = r.Source + ", " + opt.Source
 	for k, v := range opt.Rules {

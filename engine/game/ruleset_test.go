@@ -1,10 +1,14 @@
 package game
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/siamesetable/siamesed/engine/tile"
 )
 
 // ruleIDs are every rule id the engine cites in a verdict; each ruleset must quote them all, so
@@ -13,6 +17,13 @@ var ruleIDs = []string{
 	"claim-priority", "covered", "dead-call", "dead-exposures", "exchange-turn", "exposure-shape",
 	"fix-rack", "joker-from-killer", "joker-from-mahjong", "mahjong-in-error", "mahjong-rack-count",
 	"misdeal", "misnamed", "second-discard", "tile-count", "turn", "wall-game",
+}
+
+// optionQuotes are the rule ids each option file must quote: the rules it brings.
+var optionQuotes = map[string][]string{
+	"nmjl-tournament": {"throw-into-two", "throw-into-three", "misnamed-mahjong", "no-picking-ahead"},
+	"no-jokers":       nil,
+	"four-flowers":    nil,
 }
 
 func TestEveryRulesetQuotesEveryRule(t *testing.T) {
@@ -28,7 +39,12 @@ func TestEveryRulesetQuotesEveryRule(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", f, err)
 			}
-			for _, id := range []string{"throw-into-two", "throw-into-three", "misnamed-mahjong", "no-picking-ahead"} {
+			name := strings.TrimSuffix(filepath.Base(f), ".yaml")
+			ids, known := optionQuotes[name]
+			if !known {
+				t.Errorf("%s: an option the test does not know: say which rules it must quote", f)
+			}
+			for _, id := range ids {
 				if r.quote(id) == "" {
 					t.Errorf("%s: no quote for %s", r.Name, id)
 				}
@@ -40,14 +56,66 @@ func TestEveryRulesetQuotesEveryRule(t *testing.T) {
 			t.Fatalf("%s: %v", f, err)
 		}
 		rulesets++
-		for _, id := range ruleIDs {
+		ids := ruleIDs
+		if r.FlowerWall {
+			ids = append(ids, "flowers", "bouquet")
+		}
+		if r.Rolls {
+			ids = append(ids, "roll-east", "roll-prevailing")
+		}
+		if r.ChowsDrawn {
+			ids = append(ids, "chow-call")
+		}
+		for _, id := range ids {
 			if r.quote(id) == "" {
 				t.Errorf("%s: no quote for rule %q", r.Name, id)
 			}
 		}
 	}
-	if rulesets < 4 {
-		t.Fatalf("found %d rulesets, want siamese, siamese-masters, royale-4, royale-3", rulesets)
+	if rulesets < 5 {
+		t.Fatalf("found %d rulesets, want siamese, siamese-masters, royale-4, royale-3, wright-patterson-siamese", rulesets)
+	}
+}
+
+// TestSetOptions: no-jokers and four-flowers change the set the game is dealt from, and
+// nothing else.
+func TestSetOptions(t *testing.T) {
+	base := loadRules(t, "wright-patterson-siamese")
+	for spec, want := range map[string][2]int{
+		"wright-patterson-siamese":                        {8, 8},
+		"wright-patterson-siamese+no-jokers":              {0, 8},
+		"wright-patterson-siamese+four-flowers":           {8, 4},
+		"wright-patterson-siamese+no-jokers+four-flowers": {0, 4},
+		"siamese+no-jokers":                               {0, 8},
+	} {
+		r := loadRules(t, spec)
+		set := r.TileSet().Count
+		if int(set[tile.Joker]) != want[0] || int(set[tile.Flower]) != want[1] || set.Total() != 136+want[0]+want[1] {
+			t.Errorf("%s: %d jokers, %d flowers, %d tiles; want %v", spec, set[tile.Joker], set[tile.Flower], set.Total(), want)
+		}
+		if s := New(r, loadLimitCard(t)); s.WallLeft != set.Total() {
+			t.Errorf("%s: a new game's wall holds %d, want %d", spec, s.WallLeft, set.Total())
+		}
+		if strings.HasPrefix(spec, "wright") && !reflect.DeepEqual(r.Scoring, base.Scoring) {
+			t.Errorf("%s: scoring changed", spec)
+		}
+	}
+}
+
+// TestCheckCard: a ruleset that pays limits plays a limit list, the others a points card.
+func TestCheckCard(t *testing.T) {
+	limits, points := loadLimitCard(t), loadCard(t)
+	wp, siamese := loadRules(t, "wright-patterson-siamese"), loadRules(t, "siamese")
+	if err := wp.CheckCard(limits); err != nil {
+		t.Error(err)
+	}
+	if err := siamese.CheckCard(points); err != nil {
+		t.Error(err)
+	}
+	for _, err := range []error{wp.CheckCard(points), siamese.CheckCard(limits)} {
+		if !errors.Is(err, ErrCardKind) {
+			t.Errorf("err = %v, want ErrCardKind", err)
+		}
 	}
 }
 
@@ -63,6 +131,11 @@ func TestParseRulesetRejects(t *testing.T) {
 		"two_dead":       {"two_dead: end", "two_dead: maybe"},
 		"claim priority": {"claim_priority: closest", "claim_priority: loudest"},
 		"multiplier":     {"second_multiplier: 2", "second_multiplier: 0"},
+		"two limits":     {"wall_game_bonus: 0", "wall_game_bonus: 0\n  limit_points: [500, 1000]"},
+		"no limit":       {"wall_game_bonus: 0", "wall_game_bonus: 0\n  limit_points: [500, 0, 1500]"},
+		"bouquet":        {"wall_game_bonus: 0", "wall_game_bonus: 0\n  bouquet: 500\n  bouquet_flowers: 4"},
+		"jokers":         {"set: american", "set: american\njokers: -1"},
+		"pot":            {"wall_game_bonus: 0", "wall_game_bonus: 0\n  wall_game_pot: -50"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			src := strings.Replace(string(good), edit[0], edit[1], 1)

@@ -46,6 +46,36 @@ func loadCardData(t testing.TB) (*card.Card, []byte) {
 	return c, data
 }
 
+// cardFor is the test card a ruleset plays: the limit list where it pays limits.
+func cardFor(t testing.TB, r *Ruleset) *card.Card {
+	t.Helper()
+	if len(r.Scoring.LimitPoints) > 0 {
+		return loadLimitCard(t)
+	}
+	return loadCard(t)
+}
+
+// loadLimitCard reads the test limit list (for wright-patterson-siamese).
+func loadLimitCard(t testing.TB) *card.Card {
+	t.Helper()
+	c, _ := loadCardFile(t, "testdata/limit-card.yaml")
+	return c
+}
+
+// loadCardFile reads a test card and the bytes it came from.
+func loadCardFile(t testing.TB, path string) (*card.Card, []byte) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := card.Parse(path, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, data
+}
+
 // scenario is a scenario file read: its log and the state its rules start from.
 type scenario struct {
 	spec  string
@@ -68,6 +98,9 @@ func readScenario(t *testing.T, path string) scenario {
 	c, cardData := loadCardData(t)
 	if h := l.Header; h != nil {
 		r := loadRules(t, h.RulesSpec())
+		if len(r.Scoring.LimitPoints) > 0 { // a limit ruleset plays the test limit list
+			c, cardData = loadCardFile(t, "testdata/limit-card.yaml")
+		}
 		if err := h.Check(r, c, cardData); err != nil {
 			t.Fatal(err)
 		}

@@ -14,6 +14,7 @@ type Phase string
 const (
 	PhaseDeal    Phase = "deal"    // tiles are being dealt
 	PhaseDraw    Phase = "draw"    // the seat to play draws (or someone calls the last discard)
+	PhaseFlowers Phase = "flowers" // after the deal, the seats exchange their flowers in turn (flower_wall)
 	PhaseDiscard Phase = "discard" // the seat to play has drawn or called and must discard
 	PhaseOver    Phase = "over"    // the game has ended (Result says how)
 )
@@ -35,6 +36,12 @@ type State struct {
 	Result   *Result     `json:"result,omitempty"`
 	Warnings []Warning   `json:"warnings,omitempty"`
 
+	// The rolls of a table that records them (rolls): this round's roll for East by seat (0:
+	// not yet), whether East is settled, and East's roll for the prevailing wind (0: not yet).
+	EastRoll   [4]int `json:"east_roll"`
+	EastRolled bool   `json:"east_rolled"`
+	Prevailing int    `json:"prevailing_roll"`
+
 	// LogVersion is the game-log format the game is played under (LogVersion, or 1 for a log
 	// without a header, where wall_end is taken at its word).
 	LogVersion int `json:"-"`
@@ -46,6 +53,9 @@ type Seat struct {
 	Dealt     int     `json:"dealt"`
 	Penalties int     `json:"penalties"` // points from penalties and bonuses so far
 	MahJonggs int     `json:"mahjongs"`
+	// Bouquets are the points among Penalties paid at once at the table (a bouquet), which the
+	// game's payouts at the end leave out.
+	Bouquets int `json:"bouquets,omitempty"`
 }
 
 // Rack is one of a seat's racks: concealed tiles in it, exposures on it.
@@ -54,6 +64,8 @@ type Rack struct {
 	Exposures []Exposure  `json:"exposures"`
 	Dead      string      `json:"dead,omitempty"` // why the rack is dead; empty while live
 	MahJongg  *MahJongg   `json:"mahjong,omitempty"`
+	// Flowers laid on the rack as bonus tiles (flower_wall), not part of its hand or its count.
+	Flowers int `json:"flowers,omitempty"`
 }
 
 // Exposure is a group laid on a rack.
@@ -67,7 +79,8 @@ type Exposure struct {
 // MahJongg is a verified Mah Jongg on a rack.
 type MahJongg struct {
 	Hand       string `json:"hand"`
-	Value      int    `json:"value"`
+	Value      int    `json:"value"`           // points: the card's, or the limit's (Limit)
+	Limit      int    `json:"limit,omitempty"` // 1, 2, 3: a single, double or triple limit hand
 	Jokerless  bool   `json:"jokerless"`
 	Singles    bool   `json:"singles_and_pairs"`
 	Quint      bool   `json:"quint"`
@@ -77,6 +90,9 @@ type MahJongg struct {
 	BothAtOnce bool   `json:"both_at_once"`
 	Exposed    int    `json:"exposed_before"` // exposures on the rack before the winning tile
 	Points     int    `json:"points"`
+	// Nth counts the table's Mah Jonggs in the order declared, from 1: the first takes a wall
+	// pot (wall_game_pot).
+	Nth int `json:"-"`
 }
 
 // Discard is the last discarded tile while it can still be called.
@@ -183,6 +199,18 @@ func (s *Seat) DeadRacks() int {
 		}
 	}
 	return n
+}
+
+// PrevailingWind is the wind East's roll made prevailing: even East, odd West; NoFace before
+// the roll.
+func (s *State) PrevailingWind() tile.Face {
+	switch {
+	case s.Prevailing == 0:
+		return tile.NoFace
+	case s.Prevailing%2 == 0:
+		return tile.East
+	}
+	return tile.West
 }
 
 // exposures lists a rack's exposures as card exposures.

@@ -13,6 +13,7 @@ const (
 	MahJonggBad Kind = "mahjong_error" // a Mah Jongg declared in error
 	Misdeal     Kind = "misdeal"       // wrong tile count right after the deal: redeal
 	Penalty     Kind = "penalty"       // points to a seat (negative: a penalty)
+	Bouquet     Kind = "bouquet"       // a bouquet of flowers on a rack: Points paid at once
 	GameOver    Kind = "game_over"     // Result holds the scores
 )
 
@@ -82,11 +83,17 @@ type Verdict struct {
 
 // Result is how a game ended and what everyone scored.
 type Result struct {
-	Reason    string        `json:"reason"` // second_mahjong, wall_game, two_dead, all_dead, misdeal
-	Scores    []int         `json:"scores"` // per seat
-	Payouts   []Payout      `json:"payouts"`
-	MahJonggs []SeatMahJong `json:"mahjongs"`
-	Dead      []SeatDead    `json:"dead"`
+	Reason  string   `json:"reason"` // second_mahjong, wall_game, two_dead, all_dead, misdeal
+	Scores  []int    `json:"scores"` // per seat
+	Payouts []Payout `json:"payouts"`
+	// PaidAtOnce are payments the table made during the game (a bouquet): in Scores, but not in
+	// Payouts, which settle the rest.
+	PaidAtOnce []Payout      `json:"paid_at_once,omitempty"`
+	MahJonggs  []SeatMahJong `json:"mahjongs"`
+	Dead       []SeatDead    `json:"dead"`
+	// WallPot is what the game does to a pot that grows across games (wall_game_pot); nil
+	// where the ruleset has none, or the game neither fed nor took it.
+	WallPot *WallPotMove `json:"wall_pot,omitempty"`
 }
 
 // Payout is money (points) passing from one seat to another at the end.

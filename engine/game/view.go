@@ -24,6 +24,11 @@ type PublicView struct {
 	Scores   []int     `json:"scores"`
 	Warnings []Warning `json:"warnings"`
 	Result   *Result   `json:"result,omitempty"`
+	// Prevailing is the prevailing wind once East has rolled for it (rolls), E or W.
+	Prevailing string `json:"prevailing,omitempty"`
+	// Limits are what a single, double and triple limit pay, where the ruleset pays limits:
+	// a scoreboard shows a Mah Jongg's limit (its Limit) and the points it pays.
+	Limits []int `json:"limits,omitempty"`
 }
 
 // PublicSeat is one player as the table sees them.
@@ -43,6 +48,7 @@ type PublicRack struct {
 	Dead      string     `json:"dead,omitempty"`
 	MahJongg  *MahJongg  `json:"mahjong,omitempty"`
 	Live      bool       `json:"live"`
+	Flowers   int        `json:"flowers,omitempty"` // flowers laid on the rack (flower_wall)
 }
 
 // SeatView is one player's own view: the public view and their concealed tiles, rack by rack.
@@ -71,6 +77,10 @@ func (s *State) PublicView() PublicView {
 	}
 	if s.Rules != nil {
 		v.Rules = s.Rules.Name
+		v.Limits = slices.Clone(s.Rules.Scoring.LimitPoints)
+	}
+	if w := s.PrevailingWind(); w != tile.NoFace {
+		v.Prevailing = w.String()
 	}
 	if s.Last != nil {
 		l := *s.Last
@@ -85,7 +95,7 @@ func (s *State) PublicView() PublicView {
 		ps := PublicSeat{Seat: i, Holding: st.Holding(), Penalties: st.Penalties, MahJonggs: st.MahJonggs, Live: st.Live()}
 		for r := range st.Racks {
 			rk := &st.Racks[r]
-			pr := PublicRack{Concealed: rk.Concealed.Total(), Exposures: cloneExposures(rk.Exposures), Dead: rk.Dead, Live: rk.Live()}
+			pr := PublicRack{Concealed: rk.Concealed.Total(), Exposures: cloneExposures(rk.Exposures), Dead: rk.Dead, Live: rk.Live(), Flowers: rk.Flowers}
 			if rk.MahJongg != nil {
 				mj := *rk.MahJongg
 				pr.MahJongg = &mj
