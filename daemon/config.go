@@ -100,7 +100,7 @@ type SimConfig struct {
 	// Games to play, then stop; 0: play on until stopped.
 	Games int `yaml:"games"`
 	// Pace is the time one movement of a hand takes (a draw, a discard); 400 ms plays a
-	// Siamese game in about a minute.
+	// Siamese game in about three minutes (some 200 acts, a drawn tile looked at longer).
 	Pace Duration `yaml:"pace"`
 	// Fast: a soak run: a simulated clock, as fast as the machine goes.
 	Fast bool `yaml:"fast"`
