@@ -259,6 +259,12 @@ func TestVisionUsage(t *testing.T) {
 		{"calibrate", "camera", "--out", "x.yaml", "--corners", "0,0 10,0 10,10 0,10", "--size", "big"},
 		{"enroll", "camera", "--faces", "1B"},
 		{"enroll", "camera", "--out", "x", "--faces", "ZZ"},
+		{"vision", "watch"},
+		{"vision", "watch", "--sim", "--source", "0"},
+		{"vision", "watch", "--sim", "--unknown", "2"},
+		{"vision", "watch", "--source", "0"},
+		{"vision", "watch", "--source", "0", "--calib", "c.yaml"},
+		{"vision", "watch", "--sim", "extra"},
 	} {
 		if code, _, errs := run(t, args...); code != 2 {
 			t.Errorf("%q: exit %d, want 2: %s", args, code, errs)
