@@ -74,15 +74,15 @@ func (o *Options) defaults() {
 
 // Table is a simulated discard area under a simulated camera. It is not safe for concurrent use.
 type Table struct {
-	o       Options
-	r       *synth.Renderer
-	w       *calib.Warper
-	watch   *discard.Watcher
-	rng     *rand.Rand
-	scene   synth.Scene
-	free    []image.Point // grid cells no tile lies on
-	seed    uint64        // of the next frame's noise
-	Frames  int           // frames rendered and watched so far
+	o      Options
+	r      *synth.Renderer
+	w      *calib.Warper
+	watch  *discard.Watcher
+	rng    *rand.Rand
+	scene  synth.Scene
+	free   []image.Point // grid cells no tile lies on
+	seed   uint64        // of the next frame's noise
+	Frames int           // frames rendered and watched so far
 }
 
 // ErrFull is returned when a tile is laid in an area with no free place left.
