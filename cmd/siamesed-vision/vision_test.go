@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -137,6 +138,37 @@ func TestVisionArt(t *testing.T) {
 	}
 }
 
+// The faces built into the simulated camera are what `vision art --size 60x80` makes of the
+// artwork now (vision/synth/art/README.md says how to regenerate them).
+func TestEmbeddedArtIsUpToDate(t *testing.T) {
+	dir := sharedData(t, "tile-art", "png/Front.png")
+	out := t.TempDir()
+	if code, _, errs := run(t, "vision", "art", "--art", filepath.Join(dir, "png"), "--out", out, "--size", "60x80"); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for f := range tile.Face(tile.NumFaces) {
+		built, err := fs.ReadFile(synth.EmbeddedFS(), f.String()+".png")
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := gocv.IMDecode(built, gocv.IMReadColor)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := gocv.IMRead(filepath.Join(out, f.String()+".png"), gocv.IMReadColor)
+		diff := gocv.NewMat()
+		gocv.AbsDiff(a, b, &diff)
+		if a.Cols() != synth.EmbeddedW || a.Rows() != synth.EmbeddedH || b.Cols() != a.Cols() || b.Rows() != a.Rows() {
+			t.Errorf("%v: built in %dx%d, made now %dx%d", f, a.Cols(), a.Rows(), b.Cols(), b.Rows())
+		} else if n := gocv.CountNonZero(diff.Reshape(1, 0)); n > 0 {
+			t.Errorf("%v: %d values differ from what the artwork gives now: regenerate vision/synth/art", f, n)
+		}
+		a.Close()
+		b.Close()
+		diff.Close()
+	}
+}
+
 // A synthetic camera session: calibrate, show three faces one at a time with a hand coming and
 // going, then evaluate the enrolled crops against themselves.
 func TestCalibrateEnrollEval(t *testing.T) {
@@ -227,6 +259,12 @@ func TestVisionUsage(t *testing.T) {
 		{"calibrate", "camera", "--out", "x.yaml", "--corners", "0,0 10,0 10,10 0,10", "--size", "big"},
 		{"enroll", "camera", "--faces", "1B"},
 		{"enroll", "camera", "--out", "x", "--faces", "ZZ"},
+		{"vision", "watch"},
+		{"vision", "watch", "--sim", "--source", "0"},
+		{"vision", "watch", "--sim", "--unknown", "2"},
+		{"vision", "watch", "--source", "0"},
+		{"vision", "watch", "--source", "0", "--calib", "c.yaml"},
+		{"vision", "watch", "--sim", "extra"},
 	} {
 		if code, _, errs := run(t, args...); code != 2 {
 			t.Errorf("%q: exit %d, want 2: %s", args, code, errs)

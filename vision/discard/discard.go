@@ -60,6 +60,10 @@ func NewWatcher(empty gocv.Mat, tileW int, cls *classify.Classifier) (*Watcher, 
 // Tiles are the tiles lying in the area now.
 func (w *Watcher) Tiles() []Event { return append([]Event(nil), w.tiles...) }
 
+// Decided says whether the view has settled since it last moved and been looked at: until the
+// next movement, Process decides nothing more.
+func (w *Watcher) Decided() bool { return w.decided }
+
 // Process feeds one top-down view taken at t and returns the events it settles.
 func (w *Watcher) Process(view gocv.Mat, t time.Time) ([]Event, error) {
 	settled, moving := w.gate.Update(view)

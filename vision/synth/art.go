@@ -1,5 +1,5 @@
 // Package synth renders synthetic overhead frames of the discard area from the CC0 tile artwork
-// (shared/data/tile-art): a felt table, tiles at random places in quarter turns, then perspective,
+// (shared/data/tile-art, or the faces built in from it: Embedded): a felt table, tiles at random places in quarter turns, then perspective,
 // uneven light, blur, noise and optionally a hand passing over. Each frame comes with its truth.
 package synth
 

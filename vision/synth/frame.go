@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"image"
 	"image/color"
-	"math"
 	"math/rand/v2"
+	"sync"
 
 	"gocv.io/x/gocv"
 
@@ -19,6 +19,9 @@ type Placed struct {
 	Center   image.Point
 	Quarter  int  // quarter turns clockwise, 0..3
 	FaceDown bool // the tile's back shows (Back), not its face
+	// Glare: the overhead light catches the tile, washing most of its face out to white (a
+	// glossy tile under a lamp): the face is hard to name, as on a real table.
+	Glare bool
 }
 
 // Back is the colour of a tile's back (BGR, a red), inside an ivory rim.
@@ -65,10 +68,12 @@ var Table = color.RGBA{40, 95, 30, 0}
 
 // Renderer draws scenes as a camera sees them.
 type Renderer struct {
-	art  *Art
-	opts Options
-	cal  calib.Calibration
-	warp gocv.Mat // top-down -> camera
+	art    *Art
+	opts   Options
+	cal    calib.Calibration
+	warp   gocv.Mat                // top-down -> camera
+	scaled [tile.NumFaces]gocv.Mat // each face at the tile size, made when first drawn
+	made   [tile.NumFaces]bool
 }
 
 // NewRenderer fixes the camera (tilt) from opts.Seed; Calibration says where it put the area.
@@ -99,8 +104,24 @@ func NewRenderer(art *Art, opts Options) (*Renderer, error) {
 // Calibration is the true calibration of the rendered camera.
 func (r *Renderer) Calibration() calib.Calibration { return r.cal }
 
-// Close frees the renderer's transform (not the art).
-func (r *Renderer) Close() error { return r.warp.Close() }
+// Close frees the renderer's transform and scaled faces (not the art).
+func (r *Renderer) Close() error {
+	for i := range r.scaled {
+		if r.made[i] {
+			r.scaled[i].Close()
+		}
+	}
+	return r.warp.Close()
+}
+
+// face is f's art at the tile size.
+func (r *Renderer) face(f tile.Face) gocv.Mat {
+	if !r.made[f] {
+		r.scaled[f], r.made[f] = gocv.NewMat(), true
+		gocv.Resize(r.art.Face(f), &r.scaled[f], r.opts.TileSize(), 0, 0, gocv.InterpolationArea)
+	}
+	return r.scaled[f]
+}
 
 // Render draws the scene as a BGR camera frame; seed varies the noise between frames.
 func (r *Renderer) Render(s Scene, seed uint64) (gocv.Mat, error) {
@@ -116,7 +137,8 @@ func (r *Renderer) Render(s Scene, seed uint64) (gocv.Mat, error) {
 		if p.Face >= tile.NumFaces {
 			return gocv.Mat{}, fmt.Errorf("synth: no such face %d", p.Face)
 		}
-		gocv.Resize(r.art.Face(p.Face), &face, ts, 0, 0, gocv.InterpolationArea)
+		scaled := r.face(p.Face)
+		scaled.CopyTo(&face)
 		if p.FaceDown {
 			face.SetTo(gocv.NewScalar(230, 235, 235, 0))
 			rim := max(2, ts.X/10)
@@ -135,6 +157,9 @@ func (r *Renderer) Render(s Scene, seed uint64) (gocv.Mat, error) {
 		}
 		roi := top.Region(rect)
 		src.CopyTo(&roi)
+		if p.Glare {
+			glare(&roi)
+		}
 		roi.Close()
 	}
 	if s.Hand != nil {
@@ -156,7 +181,9 @@ func (r *Renderer) Render(s Scene, seed uint64) (gocv.Mat, error) {
 	return frame, nil
 }
 
-// lightAndNoise darkens the frame towards its right edge and adds Gaussian noise, in place.
+// lightAndNoise darkens the frame towards its right edge and adds Gaussian noise, in place. The
+// noise of a frame is a stretch of one fixed table of Gaussian numbers starting where seed says:
+// as random as independent draws to anything that looks at a frame, and several times faster.
 func lightAndNoise(m *gocv.Mat, light, noise float64, seed uint64) error {
 	if light == 0 && noise == 0 {
 		return nil
@@ -165,18 +192,45 @@ func lightAndNoise(m *gocv.Mat, light, noise float64, seed uint64) error {
 	if err != nil {
 		return fmt.Errorf("synth: %w", err)
 	}
-	rng := rand.New(rand.NewPCG(seed, 2))
-	w := m.Cols()
-	for i := range b {
-		x := (i / 3) % w
-		v := float64(b[i]) * (1 - light*float64(x)/float64(w))
-		if noise > 0 {
-			v += rng.NormFloat64() * noise
+	w, ch := m.Cols(), m.Channels()
+	k := make([]float32, w)
+	for x := range k {
+		k[x] = float32(1 - light*float64(x)/float64(w))
+	}
+	tab, sigma := gaussTable(), float32(noise)
+	j := rand.New(rand.NewPCG(seed, 2)).IntN(len(tab))
+	for i := 0; i < len(b); {
+		for x := range w {
+			for range ch {
+				v := float32(b[i])*k[x] + tab[j]*sigma
+				if j++; j == len(tab) {
+					j = 0
+				}
+				switch {
+				case v <= 0:
+					b[i] = 0
+				case v >= 255:
+					b[i] = 255
+				default:
+					b[i] = uint8(v)
+				}
+				i++
+			}
 		}
-		b[i] = uint8(math.Max(0, math.Min(255, v)))
 	}
 	return nil
 }
+
+// gaussTable is a fixed table of standard Gaussian numbers, of odd length so that its stretches
+// do not line up with the rows of a frame.
+var gaussTable = sync.OnceValue(func() []float32 {
+	rng := rand.New(rand.NewPCG(0x1, 0x7ab1e))
+	t := make([]float32, 1<<18+1)
+	for i := range t {
+		t[i] = float32(rng.NormFloat64())
+	}
+	return t
+})
 
 // RandomScene places n distinct-position tiles on a grid with jitter, random faces and quarter turns.
 func RandomScene(opts Options, n int, rng *rand.Rand) Scene {
@@ -195,4 +249,16 @@ func RandomScene(opts Options, n int, rng *rand.Rand) Scene {
 		})
 	}
 	return s
+}
+
+// glare washes out most of a tile's face: a bright oval, soft at its edge, as a lamp's reflection
+// on a glossy tile.
+func glare(m *gocv.Mat) {
+	w, h := m.Cols(), m.Rows()
+	spot := m.Clone()
+	defer spot.Close()
+	gocv.Ellipse(&spot, image.Pt(w/2, h/2), image.Pt(w*2/5, h*2/5), 30, 0, 360, color.RGBA{250, 250, 248, 0}, -1)
+	k := max(3, w/6) | 1
+	gocv.GaussianBlur(spot, &spot, image.Pt(k, k), 0, 0, gocv.BorderReplicate)
+	spot.CopyTo(m)
 }

@@ -30,6 +30,9 @@ func (s *Scene) Remove(c image.Point, tileW int) (Placed, bool) {
 	return p, true
 }
 
+// Nearest is the index of the tile nearest c within d pixels, or -1.
+func (s *Scene) Nearest(c image.Point, d int) int { return s.near(c, d) }
+
 // near is the index of the tile nearest c within d pixels, or -1.
 func (s *Scene) near(c image.Point, d int) int {
 	best, bi := d*d, -1

@@ -1,0 +1,274 @@
+package wire
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/siamesetable/siamesed/engine/tile"
+)
+
+// requestJSON is a request as it stands on the line.
+type requestJSON struct {
+	Op    Op          `json:"op"`
+	Face  *tile.Face  `json:"face,omitempty"`
+	Faces []tile.Face `json:"faces,omitempty"`
+	At    *time.Time  `json:"at,omitempty"`
+}
+
+// replyJSON is a reply as it stands on the line.
+type replyJSON struct {
+	Kind       Kind       `json:"kind"`
+	Version    int        `json:"version,omitempty"`
+	Mode       string     `json:"mode,omitempty"`
+	Face       *tile.Face `json:"face,omitempty"`
+	Known      *bool      `json:"known,omitempty"`
+	Confidence *float32   `json:"confidence,omitempty"`
+	Why        string     `json:"why,omitempty"`
+	Runner     *tile.Face `json:"runner,omitempty"`
+	Working    *bool      `json:"working,omitempty"`
+	Problem    string     `json:"problem,omitempty"`
+	Line       int        `json:"line,omitempty"`
+	Error      string     `json:"error,omitempty"`
+	At         *time.Time `json:"at,omitempty"`
+}
+
+// MarshalJSON writes the request as its line says it (without the newline).
+func (r Request) MarshalJSON() ([]byte, error) {
+	if err := r.check(); err != nil {
+		return nil, err
+	}
+	j := requestJSON{Op: r.Op}
+	switch r.Op {
+	case OpPut, OpTake:
+		j.Face = &r.Face
+	case OpLay:
+		j.Faces = r.Faces
+	}
+	if r.Op != OpPing {
+		j.At = &r.At
+	}
+	return json.Marshal(j)
+}
+
+// ParseRequest reads one request line (without its newline).
+func ParseRequest(line []byte) (Request, error) {
+	var j requestJSON
+	if err := strict(line, &j); err != nil {
+		return Request{}, err
+	}
+	r := Request{Op: j.Op, Faces: j.Faces}
+	if j.Face != nil {
+		r.Face = *j.Face
+	}
+	if j.At != nil {
+		r.At = *j.At
+	}
+	switch {
+	case (r.Op == OpPut || r.Op == OpTake) != (j.Face != nil):
+		if j.Face == nil {
+			return Request{}, bad("%s needs a face", r.Op)
+		}
+		return Request{}, bad("%s takes no face", orUnknown(r.Op))
+	case r.Op != OpLay && j.Faces != nil:
+		return Request{}, bad("%s takes no faces", orUnknown(r.Op))
+	case r.Op != OpPing && j.At == nil && validOp(r.Op):
+		return Request{}, bad("%s needs at, the time of the move (RFC 3339)", r.Op)
+	case r.Op == OpPing && j.At != nil:
+		return Request{}, bad("ping takes no at")
+	}
+	return r, r.check()
+}
+
+func (r Request) check() error {
+	if !validOp(r.Op) {
+		return bad("op %q: want put, take, clear, lay or ping", r.Op)
+	}
+	if (r.Op == OpPut || r.Op == OpTake) && r.Face >= tile.NumFaces {
+		return bad("%s: no such face %d", r.Op, r.Face)
+	}
+	if r.Op == OpLay && len(r.Faces) > MaxFaces {
+		return bad("lay: %d faces, at most %d", len(r.Faces), MaxFaces)
+	}
+	for _, f := range r.Faces {
+		if f >= tile.NumFaces {
+			return bad("lay: no such face %d", f)
+		}
+	}
+	if r.Op != OpPing && r.At.IsZero() {
+		return bad("%s: at is zero", r.Op)
+	}
+	return nil
+}
+
+func validOp(op Op) bool {
+	switch op {
+	case OpPut, OpTake, OpClear, OpLay, OpPing:
+		return true
+	}
+	return false
+}
+
+func orUnknown(op Op) Op {
+	if validOp(op) {
+		return op
+	}
+	return Op(fmt.Sprintf("op %q", op))
+}
+
+// MarshalJSON writes the reply as its line says it (without the newline).
+func (r Reply) MarshalJSON() ([]byte, error) {
+	if err := r.check(); err != nil {
+		return nil, err
+	}
+	j := replyJSON{Kind: r.Kind}
+	switch r.Kind {
+	case KindHello:
+		j.Version, j.Mode = r.Version, r.Mode
+	case KindSeen, KindTaken:
+		j.Face, j.Known, j.Confidence, j.Why, j.At = &r.Face, &r.Known, &r.Confidence, r.Why, &r.At
+		if r.Runner != tile.NoFace {
+			j.Runner = &r.Runner
+		}
+	case KindStatus:
+		j.Working, j.Problem, j.At = &r.Working, r.Problem, &r.At
+	case KindDone:
+		j.Line = r.Line
+	case KindError:
+		j.Line, j.Error = r.Line, r.Error
+	}
+	return json.Marshal(j)
+}
+
+// ParseReply reads one reply line (without its newline).
+func ParseReply(line []byte) (Reply, error) {
+	var j replyJSON
+	if err := strict(line, &j); err != nil {
+		return Reply{}, err
+	}
+	r := Reply{Kind: j.Kind, Version: j.Version, Mode: j.Mode, Why: j.Why, Problem: j.Problem, Line: j.Line, Error: j.Error, Runner: tile.NoFace}
+	has := map[string]bool{"version": j.Version != 0, "mode": j.Mode != "", "face": j.Face != nil, "known": j.Known != nil,
+		"confidence": j.Confidence != nil, "why": j.Why != "", "runner": j.Runner != nil, "working": j.Working != nil,
+		"problem": j.Problem != "", "line": j.Line != 0, "error": j.Error != "", "at": j.At != nil}
+	var need, may []string
+	switch r.Kind {
+	case KindHello:
+		need = []string{"version", "mode"}
+	case KindSeen, KindTaken:
+		need, may = []string{"face", "known", "confidence", "at"}, []string{"why", "runner"}
+	case KindStatus:
+		need, may = []string{"working", "at"}, []string{"problem"}
+	case KindDone:
+		need = []string{"line"}
+	case KindError:
+		need, may = []string{"error"}, []string{"line"}
+	default:
+		return Reply{}, bad("kind %q: want hello, seen, taken, status, done or error", r.Kind)
+	}
+	for _, f := range need {
+		if !has[f] {
+			return Reply{}, bad("%s needs %s", r.Kind, f)
+		}
+		delete(has, f)
+	}
+	for _, f := range may {
+		delete(has, f)
+	}
+	for _, f := range sortedTrue(has) {
+		return Reply{}, bad("%s takes no %s", r.Kind, f)
+	}
+	if j.Face != nil {
+		r.Face = *j.Face
+	}
+	if j.Known != nil {
+		r.Known = *j.Known
+	}
+	if j.Confidence != nil {
+		r.Confidence = *j.Confidence
+	}
+	if j.Runner != nil {
+		r.Runner = *j.Runner
+	}
+	if j.Working != nil {
+		r.Working = *j.Working
+	}
+	if j.At != nil {
+		r.At = *j.At
+	}
+	return r, r.check()
+}
+
+func (r Reply) check() error {
+	switch r.Kind {
+	case KindHello:
+		if r.Version < 1 || (r.Mode != ModeSim && r.Mode != ModeCamera) {
+			return bad("hello: version %d, mode %q: want a version from 1 and mode sim or camera", r.Version, r.Mode)
+		}
+	case KindSeen, KindTaken:
+		if r.Face >= tile.NumFaces || (r.Runner >= tile.NumFaces && r.Runner != tile.NoFace) {
+			return bad("%s: no such face", r.Kind)
+		}
+		if math.IsNaN(float64(r.Confidence)) || r.Confidence < -1 || r.Confidence > 1 {
+			return bad("%s: confidence %v is outside -1 to 1", r.Kind, r.Confidence)
+		}
+		switch {
+		case r.Known && r.Why != "":
+			return bad("%s: a known face has no why (%q)", r.Kind, r.Why)
+		case !r.Known && r.Why != WhyFar && r.Why != WhyClose:
+			return bad("%s: why %q: a face not known is %s or %s", r.Kind, r.Why, WhyFar, WhyClose)
+		}
+		if r.At.IsZero() {
+			return bad("%s: at is zero", r.Kind)
+		}
+	case KindStatus:
+		if r.At.IsZero() {
+			return bad("status: at is zero")
+		}
+		if r.Working != (r.Problem == "") {
+			return bad("status: working %v with problem %q: a problem is said when, and only when, not working", r.Working, r.Problem)
+		}
+	case KindDone:
+		if r.Line < 1 {
+			return bad("done: line %d: want the request's line, from 1", r.Line)
+		}
+	case KindError:
+		if r.Line < 0 || r.Error == "" {
+			return bad("error: line %d, error %q: want a line from 0 and what went wrong", r.Line, r.Error)
+		}
+	default:
+		return bad("kind %q: want hello, seen, taken, status, done or error", r.Kind)
+	}
+	return nil
+}
+
+// strict decodes exactly one JSON object with no unknown fields.
+func strict(line []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		if errors.Is(err, io.EOF) {
+			return bad("empty line")
+		}
+		return fmt.Errorf("%w: %v", ErrSyntax, err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return bad("more than one JSON value on the line")
+	}
+	return nil
+}
+
+func sortedTrue(m map[string]bool) []string {
+	var out []string
+	for k, v := range m {
+		if v {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
