@@ -151,3 +151,41 @@ func TestParseRulesetRejects(t *testing.T) {
 		t.Error("a ruleset was accepted as an option")
 	}
 }
+
+// FuzzParseRuleset: any ruleset file either is refused with an error or gives a ruleset whose
+// checks hold: a known set with sane jokers and flowers, three positive limits if any, and a
+// new game whose wall is the whole set; an option file combines the same way.
+func FuzzParseRuleset(f *testing.F) {
+	files, _ := filepath.Glob("../../configs/rules/*.yaml")
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	base := loadRules(f, "wright-patterson-siamese")
+	c := loadLimitCard(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		check := func(r *Ruleset) {
+			set := r.TileSet()
+			if set.Count.Total() < 136 || set.Count[tile.Joker] > 16 || set.Count[tile.Flower] > 16 {
+				t.Fatalf("%s: set %s of %d tiles", r.Name, set.Name, set.Count.Total())
+			}
+			if n := len(r.Scoring.LimitPoints); n != 0 && n != 3 {
+				t.Fatalf("%s: %d limits", r.Name, n)
+			}
+			if r.Players >= 2 && r.Players <= 4 {
+				if s := New(r, c); s.WallLeft != set.Count.Total() {
+					t.Fatalf("%s: wall %d of a %d-tile set", r.Name, s.WallLeft, set.Count.Total())
+				}
+			}
+		}
+		if r, err := ParseRuleset("fuzz.yaml", data); err == nil {
+			check(r)
+		}
+		if r, err := base.WithOption("fuzz.yaml", data); err == nil {
+			check(r)
+		}
+	})
+}
