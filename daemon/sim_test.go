@@ -65,7 +65,7 @@ func runSim(t testing.TB, cfg Config, dataDir string) *simRun {
 // them from the sensors alone and must end each game exactly as it was played, with no
 // infraction nobody committed.
 func TestSimulatedGamesAreTrackedFromTheSensors(t *testing.T) {
-	n := 6
+	n := 4
 	if testing.Short() {
 		n = 2
 	}
