@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every check CI runs: gofmt, go vet and all tests with the race detector.
+# Runs every check CI runs: gofmt, go vet, staticcheck and all tests with the race detector.
 # Installs what is missing first (see setup.sh). Extra arguments go to `go test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,4 +18,10 @@ if [ -n "$unformatted" ]; then
 	exit 1
 fi
 go vet ./...
+# staticcheck, pinned: installed into the Go bin directory when missing.
+staticcheck="$(go env GOPATH)/bin/staticcheck"
+if ! "$staticcheck" -version 2>/dev/null | grep -q '(0.8.2)'; then
+	go install honnef.co/go/tools/cmd/staticcheck@v0.8.2
+fi
+"$staticcheck" ./...
 go test -race -count=1 -timeout 60m "$@" ./...

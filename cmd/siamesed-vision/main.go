@@ -28,7 +28,6 @@ var errUsage = cli.ErrUsage
 
 func newFlags(name string, _ io.Writer) *flag.FlagSet  { return cli.Flags(name) }
 func parseFlags(fs *flag.FlagSet, args []string) error { return cli.Parse(fs, args) }
-func writeJSON(w io.Writer, v any) error               { return cli.WriteJSON(w, v) }
 func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return commands.Dispatch(ctx, args, stdout, stderr)
 }
