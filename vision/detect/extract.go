@@ -3,6 +3,7 @@ package detect
 import (
 	"fmt"
 	"image"
+	"image/color"
 	"math"
 
 	"gocv.io/x/gocv"
@@ -49,8 +50,14 @@ func (e Extractor) Extract(view, empty gocv.Mat) (found []Found, others int, err
 	gocv.Threshold(grey, &grey, e.diff(), 255, gocv.ThresholdBinary)
 	k := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(5, 5))
 	defer k.Close()
-	// Close the glyph holes and gaps inside a tile, then drop specks.
+	// Close the glyph holes and gaps inside a tile, fill each blob, then drop specks. Dark
+	// glyphs (a 9D's dots) can differ from the table less than Diff: they leave holes, and where
+	// they come near the tile's edge only a rim thinner than the opening joins them, which the
+	// opening would cut away with the glyphs behind it unless the blob is filled first.
 	gocv.MorphologyEx(grey, &grey, gocv.MorphClose, k)
+	blobs := gocv.FindContours(grey, gocv.RetrievalExternal, gocv.ChainApproxSimple)
+	gocv.DrawContours(&grey, blobs, -1, color.RGBA{255, 255, 255, 0}, -1)
+	blobs.Close()
 	gocv.MorphologyEx(grey, &grey, gocv.MorphOpen, k)
 	contours := gocv.FindContours(grey, gocv.RetrievalExternal, gocv.ChainApproxSimple)
 	defer contours.Close()
