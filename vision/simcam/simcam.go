@@ -39,9 +39,12 @@ type Options struct {
 	MaxFrames int
 }
 
-// Camera is the look of the simulated camera: a little tilt, light falling off across the
-// area, blur and sensor noise.
-func Camera() synth.Options { return synth.Options{Tilt: 0.05, Light: 0.2, Blur: 3, Noise: 3} }
+// Camera is the look of the simulated camera: tiles 36 pixels wide in the top-down view (as
+// enroll camera assumes), a little tilt, light falling off across the area, blur and sensor
+// noise.
+func Camera() synth.Options {
+	return synth.Options{TileW: 36, Tilt: 0.05, Light: 0.2, Blur: 3, Noise: 3}
+}
 
 // cell is the grid pitch in the top-down view: a tile's long side and a gap, so that tiles at any
 // quarter turn never touch.
@@ -70,6 +73,9 @@ func (o *Options) defaults() {
 	}
 	rows := cols * 3 / 4
 	o.Camera.W, o.Camera.H = cols*pitch, rows*pitch
+	// The tilt moves the area's corners by up to Tilt of its size: the camera's frame must
+	// hold the whole area however they move.
+	o.Camera.FrameMargin = max(o.Camera.FrameMargin, int(o.Camera.Tilt*float64(o.Camera.W))+pitch/2)
 }
 
 // Table is a simulated discard area under a simulated camera. It is not safe for concurrent use.
