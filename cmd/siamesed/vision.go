@@ -7,8 +7,9 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
+
+	"github.com/siamesetable/siamesed/internal/visionproc"
 )
 
 // The camera's commands live in siamesed-vision, the one binary that links OpenCV: siamesed
@@ -31,29 +32,11 @@ func init() {
 	}
 }
 
-// VisionBinary names the OpenCV half of siamesed.
-const VisionBinary = "siamesed-vision"
-
-// findVision finds siamesed-vision beside this program, else on PATH.
-func findVision() (string, error) {
-	if self, err := os.Executable(); err == nil {
-		p := filepath.Join(filepath.Dir(self), VisionBinary)
-		if _, err := os.Stat(p); err == nil {
-			return p, nil
-		}
-	}
-	p, err := exec.LookPath(VisionBinary)
-	if err != nil {
-		return "", fmt.Errorf("the camera's commands are in %s, which is not beside siamesed nor on PATH: build it with scripts/build.sh (it needs OpenCV)", VisionBinary)
-	}
-	return p, nil
-}
-
 // forwardVision runs siamesed-vision with args, its output and exit status passed through.
 func forwardVision(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	bin, err := findVision()
+	bin, err := visionproc.Find()
 	if err != nil {
-		return err
+		return fmt.Errorf("the camera's commands are in %s: %w", visionproc.Binary, err)
 	}
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, stdout, stderr
