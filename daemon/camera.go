@@ -51,3 +51,10 @@ func (c *simCamera) due(now time.Time) []track.DiscardReading {
 	c.queue = keep
 	return out
 }
+
+// health implements camera: the simulated camera always works.
+func (c *simCamera) health(now time.Time) (track.CameraStatus, bool) {
+	return track.CameraStatus{Working: true, At: now}, false
+}
+
+func (c *simCamera) close() error { return nil }

@@ -33,9 +33,13 @@ type Config struct {
 	Seats []SeatConfig `yaml:"seats"`
 	// Hardware is the rack profile: a built-in name (configs/hw/NAME.yaml) or a path.
 	Hardware string `yaml:"hardware"`
-	// Camera watches the discards: "sim" (synthetic frames of the simulated table), "none",
-	// or a camera for the vision worker (a device index or a video path).
+	// Camera watches the discards: "sim" (the simulated table's camera: synthetic frames
+	// through the real vision pipeline in siamesed-vision), "direct" (the simulated camera's
+	// reports without frames or OpenCV: fast soaks), "none", or a camera for the vision
+	// worker (a device index such as 0, a /dev/video path, or a video file).
 	Camera string `yaml:"camera"`
+	// Vision is the camera worker (siamesed-vision vision watch) and a real camera's files.
+	Vision VisionConfig `yaml:"vision"`
 	// HTTP is where the display and /api/state are served.
 	HTTP string `yaml:"http"`
 	// Session names the session games are tallied in; empty: the day's date.
@@ -58,6 +62,18 @@ type Config struct {
 type SeatConfig struct {
 	Name  string   `yaml:"name"`
 	Racks []string `yaml:"racks"`
+}
+
+// VisionConfig is the camera worker and a real camera's files (docs/vision.md).
+type VisionConfig struct {
+	// Worker is the siamesed-vision program; empty: beside siamesed, else on PATH.
+	Worker string `yaml:"worker"`
+	// Calibration is a real camera's discard area (calibrate camera --out), relative to the
+	// data directory unless absolute.
+	Calibration string `yaml:"calibration"`
+	// Enrolment is the table's faces as the camera saw them (enroll camera --out), relative
+	// to the data directory unless absolute.
+	Enrolment string `yaml:"enrolment"`
 }
 
 // MQTTConfig is the table's broker (docs/mqtt.md).
@@ -144,6 +160,7 @@ func Defaults() Config {
 		Rules:    "siamese",
 		Hardware: "sim-pn532",
 		Camera:   "sim",
+		Vision:   VisionConfig{Calibration: "camera/calibration.yaml", Enrolment: "camera/enrolled"},
 		HTTP:     "127.0.0.1:8080",
 		Track:    TrackConfig{AskAfter: Duration(5 * time.Second), Grace: Duration(1500 * time.Millisecond), CallWindow: Duration(10 * time.Second)},
 		Sim:      SimConfig{Players: "virtual", Pace: Duration(400 * time.Millisecond), Seed: 1, Faults: 0.002},
@@ -215,7 +232,12 @@ func (c *Config) Check() error {
 	}
 	switch c.Camera {
 	case "":
-		bad("camera", "empty: want sim, none, or a camera (device index or video path)")
+		bad("camera", "empty: want sim, direct, none, or a camera (device index or video path)")
+	case "sim", "direct", "none":
+	default:
+		if c.Vision.Calibration == "" || c.Vision.Enrolment == "" {
+			bad("vision", "camera %s needs vision.calibration and vision.enrolment", c.Camera)
+		}
 	}
 	if c.HTTP == "" {
 		bad("http", "empty: want host:port, e.g. 127.0.0.1:8080")

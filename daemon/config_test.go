@@ -76,6 +76,7 @@ sim:
 		{"table: t\nsim:\n  pase: 1s\n", "line 3"},
 		{"table: t\ntrack:\n  grace: soon\n", "line 3: \"soon\" is not a duration"},
 		{"table: [\n", "bad.yaml"},
+		{"camera: /dev/video0\nvision: {calibration: \"\"}\n", "vision: camera /dev/video0 needs vision.calibration and vision.enrolment"},
 	} {
 		_, err := ParseConfig("bad.yaml", []byte(c.yaml))
 		if err == nil || !strings.Contains(err.Error(), c.want) {

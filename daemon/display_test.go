@@ -75,6 +75,7 @@ func screenshotDir(t *testing.T) string {
 // port.
 func liveConfig() Config {
 	c := Defaults()
+	c.Camera = "direct"
 	c.HTTP = "127.0.0.1:0"
 	c.MQTT.Listen = "127.0.0.1:0"
 	c.Sim.Pace = Duration(25 * time.Millisecond)

@@ -57,6 +57,9 @@ func newPlayers(cfg SimConfig, c *card.Card, r *game.Ruleset, l layout, hands Ha
 func (p *players) sitDown(t *Table) error {
 	p.hands.Clear()
 	s := t.Game()
+	if sw, ok := p.eyes.(sweeper); ok {
+		sw.Lay(s.Discards, time.Time{})
+	}
 	for _, o := range sim.Layout(&s) {
 		if err := p.handle(o, time.Time{}, nil); err != nil {
 			return err
@@ -99,6 +102,9 @@ func (p *players) step(t *Table, now time.Time, say func(track.Command) error) (
 		}
 		if !p.cleared { // the players push the tiles back to the wall
 			p.hands.Clear()
+			if sw, ok := p.eyes.(sweeper); ok {
+				sw.Clear(now)
+			}
 			p.cleared, p.truth, p.ops, p.undo = true, nil, nil, nil
 		}
 		return pace, false, nil

@@ -50,7 +50,7 @@ type daemon struct {
 	table   *Table
 	rig     *rig
 	monitor *rack.Monitor
-	camera  *simCamera
+	camera  camera
 	players *players
 	board   board
 	events  chan event   // inputs to the table loop from other goroutines (MQTT commands)
@@ -165,12 +165,12 @@ func (d *daemon) build() error {
 	d.board.set(d.table.State())
 	d.monitor = rack.NewMonitor(d.clk, d.rig.profile.Settle, d.rig.profile.Period, d.rig.Sources...)
 	d.monitor.Log = d.log
-	if d.cfg.Camera == "sim" || d.cfg.Camera == "direct" {
-		d.camera = newSimCamera(d.cfg.Sim.Seed, d.cfg.Sim.Noise.UnknownDiscard)
+	if d.camera, err = d.newCamera(rules); err != nil {
+		return err
 	}
 	if d.rig.table != nil && d.cfg.Sim.Players == "virtual" {
-		if d.camera == nil {
-			return errors.New("daemon: virtual players need a camera on the discards: camera: sim")
+		if d.cfg.Camera != "sim" && d.cfg.Camera != "direct" {
+			return errors.New("daemon: virtual players need the simulated camera on the discards: camera: sim (or direct)")
 		}
 		d.players = newPlayers(d.cfg.Sim, card.Card, rules, l, d.rig.table, d.camera)
 		d.players.onCheck = func(id string, err error) {
@@ -188,6 +188,11 @@ func (d *daemon) build() error {
 }
 
 func (d *daemon) close() {
+	if d.camera != nil {
+		if err := d.camera.close(); err != nil {
+			d.log.Warn("camera close", "err", err)
+		}
+	}
 	if err := d.table.Close(); err != nil {
 		d.log.Error("journal close", "err", err)
 	}
@@ -347,7 +352,15 @@ func (d *daemon) say(c track.Command) error {
 // tick delivers the camera's due reports, tells the table the time and refreshes the health.
 func (d *daemon) tick(now time.Time) error {
 	d.beat.Store(time.Now().UnixNano())
+	camera := d.cfg.Camera
 	if d.camera != nil {
+		st, changed := d.camera.health(now)
+		if changed {
+			if err := d.table.Camera(st); err != nil {
+				return err
+			}
+		}
+		camera = describe(camera, st)
 		for _, r := range d.camera.due(now) {
 			if err := d.table.Discard(r); err != nil {
 				return err
@@ -360,7 +373,7 @@ func (d *daemon) tick(now time.Time) error {
 	if err := d.table.Tick(now); err != nil {
 		return err
 	}
-	h := Health{Racks: d.monitor.Health(), Camera: d.cfg.Camera, Journal: "ok", Games: d.table.Played(), ActLatency: d.table.Latency()}
+	h := Health{Racks: d.monitor.Health(), Camera: camera, Journal: "ok", Games: d.table.Played(), ActLatency: d.table.Latency()}
 	d.board.setHealth(h)
 	if d.mqtt != nil {
 		d.mqtt.healthOf(h, now)

@@ -13,9 +13,11 @@ import (
 	"github.com/siamesetable/siamesed/journal"
 )
 
-// fastConfig is a soak run of the simulated table: a simulated clock, n games.
+// fastConfig is a soak run of the simulated table: a simulated clock, n games, the simulated
+// camera's reports without frames (camera: direct; vision_test.go runs the real pipeline).
 func fastConfig(n int, faults float64) Config {
 	c := Defaults()
+	c.Camera = "direct"
 	c.HTTP = "127.0.0.1:0"
 	c.Sim.Fast, c.Sim.Games, c.Sim.Faults = true, n, faults
 	c.Sim.Noise = NoiseConfig{TagDropout: 0.002, BusError: 0.00002, GhostTag: 0.0002, WeightSpike: 0.001, UnknownDiscard: 0.05}
