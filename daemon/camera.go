@@ -40,16 +40,21 @@ func (c *simCamera) due(now time.Time) []track.DiscardReading {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var out []track.DiscardReading
-	keep := c.queue[:0]
-	for _, d := range c.queue {
+	out, c.queue = settled(c.queue, now)
+	return out
+}
+
+// settled splits the reports queued into those whose view has settled by now and the rest.
+func settled(queue []track.DiscardReading, now time.Time) (due, later []track.DiscardReading) {
+	later = queue[:0]
+	for _, d := range queue {
 		if d.At.After(now) {
-			keep = append(keep, d)
+			later = append(later, d)
 		} else {
-			out = append(out, d)
+			due = append(due, d)
 		}
 	}
-	c.queue = keep
-	return out
+	return due, later
 }
 
 // health implements camera: the simulated camera always works.

@@ -139,15 +139,7 @@ func (e *visionEyes) due(now time.Time) []track.DiscardReading {
 		e.log.Debug("camera worker", "err", err)
 	}
 	var out []track.DiscardReading
-	keep := e.queue[:0]
-	for _, d := range e.queue {
-		if d.At.After(now) {
-			keep = append(keep, d)
-		} else {
-			out = append(out, d)
-		}
-	}
-	e.queue = keep
+	out, e.queue = settled(e.queue, now)
 	return out
 }
 
