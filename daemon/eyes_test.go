@@ -3,6 +3,7 @@ package daemon
 import (
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -162,6 +163,14 @@ func TestMissingWorkerIsSaidAtStart(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%v, want it to say %q", err, want)
 		}
+	}
+	dir := t.TempDir()
+	d = &daemon{cfg: cfg, opt: Options{DataDir: dir}, log: slog.New(slog.DiscardHandler), clk: clock.NewFake(eyesT0)}
+	if err := d.build(); err == nil || !strings.Contains(err.Error(), "scripts/build.sh") {
+		t.Errorf("build: %v", err)
+	}
+	if games, _ := filepath.Glob(filepath.Join(dir, "games", "*")); len(games) > 0 {
+		t.Errorf("a daemon that cannot start began a game: %v", games)
 	}
 	d.cfg.Vision.Worker = os.Args[0]
 	t.Setenv(visiontest.Env, "old")

@@ -136,8 +136,8 @@ func Run(ctx context.Context, cfg Config, opt Options) error {
 // errDone ends a run whose simulated games are all played.
 var errDone = errors.New("the games asked for are played")
 
-// build opens the rules, card, racks, journal and history.
-func (d *daemon) build() error {
+// build opens the rules, card, racks, camera, journal and history.
+func (d *daemon) build() (err error) {
 	rules, err := configs.LoadRuleset(d.cfg.Rules)
 	if err != nil {
 		return fmt.Errorf("daemon: rules: %w", err)
@@ -157,6 +157,16 @@ func (d *daemon) build() error {
 	if err != nil {
 		return fmt.Errorf("daemon: %w", err)
 	}
+	// The camera before the journal: a camera that cannot start stops the daemon before a new
+	// game is begun.
+	if d.camera, err = d.newCamera(rules); err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil && d.camera != nil {
+			_ = d.camera.close()
+		}
+	}()
 	d.table, err = openTable(d.cfg, d.opt.DataDir, tableDeps{rules: rules, card: card, layout: l}, d.clk.Now(), d.log)
 	if err != nil {
 		return err
@@ -165,9 +175,6 @@ func (d *daemon) build() error {
 	d.board.set(d.table.State())
 	d.monitor = rack.NewMonitor(d.clk, d.rig.profile.Settle, d.rig.profile.Period, d.rig.Sources...)
 	d.monitor.Log = d.log
-	if d.camera, err = d.newCamera(rules); err != nil {
-		return err
-	}
 	if d.rig.table != nil && d.cfg.Sim.Players == "virtual" {
 		if d.cfg.Camera != "sim" && d.cfg.Camera != "direct" {
 			return errors.New("daemon: virtual players need the simulated camera on the discards: camera: sim (or direct)")
