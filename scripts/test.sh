@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/setup.sh
-need_pkg libopencv-dev pkg-config # gocv (vision/) links OpenCV
+need_pkg libopencv-dev pkg-config # gocv (vision/) links OpenCV; the daemon's camera: sim test builds siamesed-vision
 need_pkg mosquitto                 # mqtt/: tests against a real Mosquitto with deploy/'s files
 need_pkg chromium                  # display/: the pages in a headless browser (chromedp)
 # Tests that need those programs fail, rather than skip, when they are missing.
