@@ -15,7 +15,7 @@ import (
 
 // browser starts headless Chromium for a test (skipped only when it is missing and
 // SIAMESED_REQUIRE_SYSTEM_TESTS is not set).
-func browser(t *testing.T) context.Context {
+func browser(t testing.TB) context.Context {
 	t.Helper()
 	bin := ""
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
@@ -111,6 +111,13 @@ func TestDisplayInABrowser(t *testing.T) {
 		chromedp.Evaluate(`document.querySelectorAll('.standing .tile[data-face]:not([data-face=""])').length`, &concealedShown),
 	); err != nil {
 		t.Fatalf("table display: %v", err)
+	}
+	var observed bool // the state says when what it shows was observed: the end-to-end figure needs it
+	if err := chromedp.Run(ctx, chromedp.Evaluate(`window.siamese.drawn.some(d => d.observed && !isNaN(Date.parse(d.observed)))`, &observed)); err != nil {
+		t.Fatal(err)
+	}
+	if !observed {
+		t.Error("no state drawn carries when its act was observed")
 	}
 	if later <= first || seats != 2 || concealedShown != 0 {
 		var drawn string

@@ -111,7 +111,7 @@ func testLog() *slog.Logger {
 
 // runDaemon runs the daemon on cfg until it finishes its games or the test ends; it returns
 // the display port's address and a function that waits for Run's result.
-func runDaemon(t *testing.T, cfg Config, dataDir string) (string, func() error) {
+func runDaemon(t testing.TB, cfg Config, dataDir string) (string, func() error) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	listening := make(chan string, 1)

@@ -3,6 +3,7 @@ package daemon
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/siamesetable/siamesed/engine/game"
 	"github.com/siamesetable/siamesed/engine/track"
@@ -21,6 +22,9 @@ type State struct {
 	View      game.PublicView    `json:"view"`
 	Questions []track.Question   `json:"questions"`
 	Sensors   []track.SensorNote `json:"sensors"`
+	// Observed is when the observation that played the latest act reached the table (wall
+	// clock): a display measures its own delay from it, end to end.
+	Observed *time.Time `json:"observed,omitempty"`
 }
 
 // State is the table's public state now. A question to one seat about its rack names its
@@ -30,6 +34,10 @@ func (t *Table) State() State {
 	s := t.tracker.State()
 	st := State{Table: t.cfg.Table, Game: t.game, Seq: s.Seq, Seats: t.layout.names, Card: t.card.Name,
 		Waiting: t.waiting, View: s.PublicView(), Questions: []track.Question{}, Sensors: t.tracker.Sensors()}
+	if !t.observed.IsZero() {
+		o := t.observed
+		st.Observed = &o
+	}
 	for _, q := range t.tracker.Questions() {
 		name := "anyone"
 		if q.Seat >= 0 && q.Seat < len(t.layout.names) {

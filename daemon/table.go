@@ -39,6 +39,8 @@ type Table struct {
 
 	// latency is how long observations take to become acts (wall time).
 	latency latencies
+	// observed is when the observation that played the latest act reached the table.
+	observed time.Time
 
 	// Publish, when set, hears the table's state after every change.
 	Publish func(State)
@@ -161,7 +163,7 @@ func (t *Table) newGame(now time.Time) error {
 	id := h.Game
 	t.game, t.header, t.writer = id, h, w
 	t.tracker = track.New(t.trackConfig(), h.Start(t.rules, t.card.Card))
-	t.waiting, t.resumed = false, false
+	t.waiting, t.resumed, t.observed = false, false, time.Time{}
 	t.log.Info("new game", "game", id, "rules", t.rules.Name, "card", t.card.Name, "seats", t.layout.names)
 	return nil
 }
@@ -178,6 +180,7 @@ func (t *Table) trackConfig() track.Config {
 func (t *Table) Rack(s rack.Snapshot) error {
 	t.at(s.At)
 	t.latest[s.Rack+"/"+string(s.Zone)] = s
+	t.log.Debug("snapshot", "snapshot", s.String())
 	if t.waiting {
 		return t.waitForEmpty(s)
 	}
@@ -186,7 +189,7 @@ func (t *Table) Rack(s rack.Snapshot) error {
 		return nil
 	}
 	began, seq := time.Now(), t.tracker.State().Seq
-	return t.timed(began, seq, t.play(t.tracker.Rack(r)))
+	return t.timed(began, seq, t.play(t.tracker.Rack(r), began))
 }
 
 // Discard takes the camera's report.
@@ -196,7 +199,7 @@ func (t *Table) Discard(d track.DiscardReading) error {
 		return nil
 	}
 	began, seq := time.Now(), t.tracker.State().Seq
-	return t.timed(began, seq, t.play(t.tracker.Discard(d)))
+	return t.timed(began, seq, t.play(t.tracker.Discard(d), began))
 }
 
 // Camera takes the camera's health.
@@ -205,7 +208,7 @@ func (t *Table) Camera(c track.CameraStatus) error {
 	if t.waiting {
 		return nil
 	}
-	return t.play(t.tracker.Camera(c))
+	return t.play(t.tracker.Camera(c), time.Now())
 }
 
 // Command takes a player's command; a bad one is an error for that player and changes nothing.
@@ -214,11 +217,12 @@ func (t *Table) Command(c track.Command) error {
 	if t.waiting {
 		return fmt.Errorf("%w: the game is over; the next begins when every rack is empty", track.ErrCommand)
 	}
+	began := time.Now()
 	steps, err := t.tracker.Command(c)
 	if err != nil {
 		return err
 	}
-	return t.play(steps)
+	return t.play(steps, began)
 }
 
 // Moving tells the table which rack zones are changing now.
@@ -236,7 +240,7 @@ func (t *Table) Moving(keys []rack.Key, now time.Time) error {
 			places = append(places, p)
 		}
 	}
-	return t.play(t.tracker.Moving(places, now))
+	return t.play(t.tracker.Moving(places, now), time.Now())
 }
 
 // Tick tells the table the time.
@@ -245,13 +249,17 @@ func (t *Table) Tick(now time.Time) error {
 	if t.waiting {
 		return nil
 	}
-	return t.play(t.tracker.Tick(now))
+	return t.play(t.tracker.Tick(now), time.Now())
 }
 
 // play journals the acts the tracker played, each synced to disk before anything is shown, and
 // ends the game when it is over. A journal that cannot be written is an error: the daemon stops
-// rather than play on unrecorded.
-func (t *Table) play(steps []track.Step) error {
+// rather than play on unrecorded. began is when what played them reached the table (an
+// observation, a command, a timer): the state shown says it, for a display's own delay.
+func (t *Table) play(steps []track.Step, began time.Time) error {
+	if len(steps) > 0 {
+		t.observed = began
+	}
 	for _, st := range steps {
 		if err := t.writer.Append(st.Action); err != nil {
 			return fmt.Errorf("daemon: journal: %w", err)

@@ -28,6 +28,7 @@
   }
 
   function render(st) {
+    const got = performance.timeOrigin + performance.now();
     shown.state = st;
     const v = st.view;
     $('title').textContent = 'Siamese Table — ' + st.table;
@@ -55,7 +56,11 @@
     renderResult(st);
     document.body.dataset.seq = st.seq;
     document.body.dataset.game = st.game;
-    shown.drawn.push({ game: st.game, seq: st.seq, at: Date.now() });
+    // at: the page is updated; painted: the next frame shows it (both on the wall clock, to
+    // compare with the daemon's observed).
+    const drawn = { game: st.game, seq: st.seq, observed: st.observed, got, at: performance.timeOrigin + performance.now() };
+    requestAnimationFrame(() => { drawn.painted = performance.timeOrigin + performance.now(); });
+    shown.drawn.push(drawn);
     if (shown.drawn.length > 2000) shown.drawn.splice(0, 1000);
   }
 

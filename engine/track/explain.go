@@ -47,18 +47,20 @@ func (t *Tracker) explain() []candidate {
 		if t.unnamedArrival() {
 			continue // a tile the camera could not name just arrived: let the racks settle first
 		}
-		if seat == t.state.Turn && t.state.Phase == game.PhaseDraw && t.freshArrival() {
+		if seat == t.state.Turn && t.state.Phase == game.PhaseDraw && t.freshArrival(exp) {
 			continue // a discard no rack explains yet may be this seat's drawn tile, thrown at once
 		}
 		// Tiles gone from one rack and standing in the other are a move, unless the camera saw
 		// a tile arrive in the discards: then a discard and a draw may explain more. The reading
 		// that leaves less unexplained wins; a tie goes to the move.
+		// Each reading starts from the camera events the seats before left unused.
 		best, bestLeft := []candidate(nil), -1
+		startSeen, startTaken := slices.Clone(usedSeen), slices.Clone(usedTaken)
 		for _, discardFirst := range []bool{false, true} {
 			if discardFirst && len(t.seen) == 0 {
 				break
 			}
-			q, seen, taken := p, slices.Clone(usedSeen), slices.Clone(usedTaken)
+			q, seen, taken := p, slices.Clone(startSeen), slices.Clone(startTaken)
 			cs := t.explainSeat(&q, seen, taken, discardFirst)
 			if left := q.plusTotal() + q.minusTotal() + unused(seen); bestLeft < 0 || left < bestLeft {
 				best, bestLeft = cs, left
@@ -82,7 +84,13 @@ func (t *Tracker) explainSeat(p *seatPicture, usedSeen, usedTaken []bool, discar
 	out = append(out, t.exchanges(p)...)
 	out = append(out, t.fixes(p)...)
 	out = append(out, t.discards(p, usedSeen)...)
-	return append(out, t.draws(p, usedTaken)...)
+	thrown := 0
+	for _, c := range out {
+		if c.act.Act == game.ActDiscard {
+			thrown++
+		}
+	}
+	return append(out, t.draws(p, usedTaken, thrown)...)
 }
 
 // unnamedArrival: the camera saw a tile it could not name arrive in the discards within the
@@ -121,7 +129,7 @@ func (t *Tracker) drawAndThrow(exp [][2]expect, usedSeen []bool) []candidate {
 			wait = t.cfg.AskAfter
 		}
 		if usedSeen[i] || !d.Known || s.Unseen[d.Face] == 0 || t.now.Sub(d.At) < wait || t.seatMoving(s.Turn) ||
-			t.now.Sub(t.changed[s.Turn]) < t.cfg.Grace {
+			s.Phase == game.PhaseDiscard && t.now.Sub(t.changed[s.Turn]) < t.cfg.Grace {
 			continue
 		}
 		if p, ok := t.seatPicture(exp, s.Turn); !ok || p.minus[0][d.Face]+p.minus[1][d.Face] > 0 {
@@ -144,9 +152,20 @@ func (t *Tracker) drawAndThrow(exp [][2]expect, usedSeen []bool) []candidate {
 	return nil
 }
 
-// freshArrival: the camera saw a tile arrive within the grace period that no rack explains yet.
-func (t *Tracker) freshArrival() bool {
-	return slices.ContainsFunc(t.seen, func(d DiscardReading) bool { return t.now.Sub(d.At) < t.cfg.Grace })
+// freshArrival: the camera saw a tile arrive within the grace period that no rack explains yet:
+// no seat's racks show a tile of that face gone. (An arrival some rack explains must not hold
+// the seat to play back: the other seat, playing on, would hold it back for ever.)
+func (t *Tracker) freshArrival(exp [][2]expect) bool {
+	var gone tile.Counts
+	for seat := range t.state.Seats {
+		if p, ok := t.seatPicture(exp, seat); ok {
+			gone.Add(&p.minus[0])
+			gone.Add(&p.minus[1])
+		}
+	}
+	return slices.ContainsFunc(t.seen, func(d DiscardReading) bool {
+		return t.now.Sub(d.At) < t.cfg.Grace && (!d.Known || gone[d.Face] == 0)
+	})
 }
 
 // seatPicture gathers a seat's rack differences; ok is false when a rack cannot be read.
@@ -344,7 +363,7 @@ func (t *Tracker) discards(p *seatPicture, usedSeen []bool) []candidate {
 	for r := 1; r <= 2; r++ {
 		for f := tile.Face(0); f < tile.NumFaces; f++ {
 			for p.minus[r-1][f] > 0 {
-				i := t.seenEvent(f, usedSeen, t.readAt(p.seat, r, In))
+				i := t.seenEvent(f, usedSeen, t.readAt(p.seat, r, In), p.seat != t.state.Turn)
 				if i < 0 {
 					break
 				}
@@ -371,11 +390,22 @@ func (t *Tracker) discards(p *seatPicture, usedSeen []bool) []candidate {
 
 // seenEvent finds the unused camera arrival that matches a tile of face f gone from a rack
 // around near: one read as f, else one the camera could not name (no more than AskAfter from
-// near), the closest in time.
-func (t *Tracker) seenEvent(f tile.Face, used []bool, near time.Time) int {
+// near), the closest in time. For a seat that is not to play, latest takes the latest arrival
+// read as f instead: its discard comes after the turn of the seat to play, which may have
+// thrown a tile of the same face that no rack shows (drawn and thrown at once).
+func (t *Tracker) seenEvent(f tile.Face, used []bool, near time.Time, latest bool) int {
 	best, bestKnown := -1, false
 	var bestGap time.Duration
 	for i, d := range t.seen {
+		if latest && d.Known && d.Face == f && !used[i] {
+			if best < 0 || !bestKnown || d.At.After(t.seen[best].At) {
+				best, bestKnown = i, true
+			}
+			continue
+		}
+		if latest && bestKnown {
+			continue
+		}
 		if used[i] || (d.Known && d.Face != f) {
 			continue
 		}
@@ -413,10 +443,12 @@ func (t *Tracker) takenEvent(f tile.Face, used []bool) int {
 }
 
 // draws: tiles newly standing in a rack that nothing else explains came from the wall (or, while
-// dealing, from the deal). One tile is a draw at once; several at once only once the seat's racks
-// have stayed the same for the grace period, so a rack still settling is not read as a second
-// draw. Nothing is drawn while the seat is missing tiles (a tile in a hand, on its way).
-func (t *Tracker) draws(p *seatPicture, usedTaken []bool) []candidate {
+// dealing, from the deal). One tile is a draw at once, and one more for each of the seat's
+// discards the camera saw (a player alone at the table draws, throws and draws again before
+// the rack is still); more only once the seat's racks have stayed the same for the grace
+// period, so a rack still settling is not read as a second draw. Nothing is drawn while the
+// seat is missing tiles (a tile in a hand, on its way).
+func (t *Tracker) draws(p *seatPicture, usedTaken []bool, thrown int) []candidate {
 	n := p.plusTotal()
 	if n == 0 || p.minusTotal() > 0 || p.onDelta != [2]int{} {
 		return nil
@@ -432,7 +464,7 @@ func (t *Tracker) draws(p *seatPicture, usedTaken []bool) []candidate {
 		p.plus = [2]tile.Counts{}
 		return out
 	}
-	if n > 1 && t.now.Sub(t.changed[p.seat]) < t.cfg.Grace {
+	if n > 1+thrown && t.now.Sub(t.changed[p.seat]) < t.cfg.Grace {
 		return nil
 	}
 	var out []candidate

@@ -28,6 +28,9 @@ type tableNoise struct {
 	Jitter     time.Duration
 	Unreadable float64 // chance a settled reading is first reported incomplete
 	Unknown    float64 // chance the camera cannot name a discard
+	// Hurried: a player left alone at the table (the other seat dead) throws each tile as soon
+	// as it is drawn, within one settle of the rack.
+	Hurried bool
 }
 
 type zone struct {

@@ -79,10 +79,23 @@ func playTracked(t testing.TB, spec string, seed uint64, faults float64, noise t
 		if turn.Act.Act == game.ActDraw || turn.Act.Act == game.ActDeal {
 			pause += 800 * time.Millisecond // a player looks at the tile racked before throwing
 		}
+		if noise.Hurried && turn.Act.Act == game.ActDraw && alone(&g.State, turn.Act.Seat) {
+			pause = time.Duration(100+ft.rng.IntN(200)) * time.Millisecond // thrown at once
+		}
 		steps = append(steps, ft.runUntil(tr, ft.now.Add(pause))...)
 	}
 	steps = append(steps, ft.runUntil(tr, ft.now.Add(10*time.Second))...)
 	return played{truth: g, tracker: tr, steps: steps}
+}
+
+// alone: every other seat is dead; seat plays on by itself.
+func alone(s *game.State, seat int) bool {
+	for i := range s.Seats {
+		if i != seat && (s.Seats[i].Racks[0].Live() || s.Seats[i].Racks[1].Live()) {
+			return false
+		}
+	}
+	return true
 }
 
 // sameGame compares the tracked game with the true one: every rack, exposure and discard, and
@@ -139,6 +152,25 @@ func TestTrackedGamesEqualTheTrueGame(t *testing.T) {
 				}
 				t.Fatalf("%s seed %d: %d false infractions", spec, seed, n)
 			}
+		}
+	}
+}
+
+// TestHurriedPlayers: players who throw a tile as soon as they drew one and play on quickly,
+// so a rack is seldom still for the grace period; rules broken on purpose leave one seat to play
+// on alone, faster still. Every game is tracked as played, every fault found.
+func TestHurriedPlayers(t *testing.T) {
+	games := 100
+	if testing.Short() {
+		games = 20
+	}
+	for seed := uint64(1); seed <= uint64(games); seed++ {
+		p := playTracked(t, "siamese", seed, 0.03, tableNoise{Jitter: 200 * time.Millisecond, Hurried: true})
+		if err := sameGame(p.tracker.State(), p.truth.State); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		if got, want := faultsOf(p.steps), len(p.truth.Deliberate); got != want {
+			t.Fatalf("seed %d: %d faults found, %d committed: %+v", seed, got, want, p.truth.Deliberate)
 		}
 	}
 }
