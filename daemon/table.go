@@ -180,7 +180,7 @@ func (t *Table) trackConfig() track.Config {
 func (t *Table) Rack(s rack.Snapshot) error {
 	t.at(s.At)
 	t.latest[s.Rack+"/"+string(s.Zone)] = s
-	t.log.Debug("snapshot", "snapshot", s.String())
+	t.log.Debug("snapshot", "snapshot", s) // formatted only when debugging
 	if t.waiting {
 		return t.waitForEmpty(s)
 	}
