@@ -28,7 +28,7 @@ func LoadProfile(spec string) (*config.Profile, string, error) {
 	if !strings.ContainsAny(spec, "/.") {
 		data, err := configs.Files.ReadFile("hw/" + spec + ".yaml")
 		if err != nil {
-			return nil, "", fmt.Errorf("hardware: no built-in profile %q (pi, sim-pn532, pn532-rack, mfrc522-rack, loadcell-rack, sim, or a path)", spec)
+			return nil, "", fmt.Errorf("hardware: no built-in profile %q (sim-pn532, pn532-rack, mfrc522-rack, loadcell-rack, sim, or a path)", spec)
 		}
 		p, err := config.Parse(data)
 		if err != nil {

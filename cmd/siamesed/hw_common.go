@@ -46,7 +46,7 @@ type hwSetup struct {
 // exactly the files the daemon reads).
 func hwFlags(name string, stderr io.Writer) (*flag.FlagSet, *string, *string) {
 	fs := newFlags(name, stderr)
-	profile := fs.String("profile", hwDefaultProfile, "hardware profile: a built-in name (pi, pn532-rack, sim, ...) or a YAML path")
+	profile := fs.String("profile", hwDefaultProfile, "hardware profile: a built-in name (pn532-rack, mfrc522-rack, loadcell-rack, sim, ...) or a YAML path")
 	data := fs.String("data", "", "data directory holding the enrolled tags and calibrations (default: $"+datadir.Env+", else $XDG_STATE_HOME/siamesed or ~/.local/state/siamesed)")
 	return fs, profile, data
 }
