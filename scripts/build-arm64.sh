@@ -50,8 +50,13 @@ else
 	if [ "$(cat "$sysroot/.packages" 2>/dev/null)" != "$want" ]; then
 		echo "build-arm64: unpacking arm64 OpenCV into $sysroot" >&2
 		dl=$(mktemp -d)
-		(cd "$dl" && apt-get download -qq $pkgs 2>&1 | grep -v "unsandboxed" >&2 || true)
-		ls "$dl"/*.deb >/dev/null
+		# apt-get download as root warns that it runs unsandboxed: that warning is dropped.
+		(cd "$dl" && apt-get download -qq $pkgs 2>&1 | grep -v "unsandboxed" >&2) || true
+		got=$(find "$dl" -name '*.deb' | wc -l)
+		if [ "$got" != "$(echo "$pkgs" | wc -w)" ]; then
+			echo "build-arm64: downloaded $got of $(echo "$pkgs" | wc -w) arm64 OpenCV packages (is the Debian mirror reachable? apt-get update?)" >&2
+			exit 1
+		fi
 		rm -rf "$sysroot" && mkdir -p "$sysroot"
 		for d in "$dl"/*.deb; do dpkg-deb -x "$d" "$sysroot"; done
 		rm -rf "$dl"
