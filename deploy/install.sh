@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs a Siamese Table on a Raspberry Pi (Raspberry Pi OS bookworm, 64-bit), as root:
-#   sudo deploy/install.sh [--bin DIR] [--spi] [--root DIR] [--prefix /usr/local]
+#   sudo deploy/install.sh [--bin DIR] [--spi] [--no-camera] [--root DIR] [--prefix /usr/local]
 # Safe to run again (to update, after a new build): it installs what is missing, replaces the
 # programs, the unit and the Mosquitto files it owns, and never overwrites
 # /etc/siamesed/siamesed.yaml, the data in /var/lib/siamesed or the MQTT passwords.
@@ -9,6 +9,7 @@
 #                  scripts/build.sh when missing, or copied there from scripts/build-arm64.sh)
 #   --spi          enable SPI too (the MFRC522 profile); the reference racks need it OFF,
 #                  since their HX711s use the SPI0 pins GPIO7-11
+#   --no-camera    racks only: no OpenCV, no siamesed-vision (set camera: none in the config)
 #   --root DIR     install into DIR as if it were / (packaging and the tests); the commands it
 #                  runs (apt-get, useradd, raspi-config, systemctl) still come from PATH
 #   --prefix DIR   where the programs go (default /usr/local: DIR/bin)
@@ -16,13 +17,14 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(dirname "$here")
-root="" prefix=/usr/local bin="" spi=0
+root="" prefix=/usr/local bin="" spi=0 camera=1
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--root) root=${2%/}; shift 2 ;;
 	--prefix) prefix=${2%/}; shift 2 ;;
 	--bin) bin=$2; shift 2 ;;
 	--spi) spi=1; shift ;;
+	--no-camera) camera=0; shift ;;
 	-h | --help) sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	*) echo "install: unknown argument $1 (see --help)" >&2; exit 2 ;;
 	esac
@@ -34,8 +36,10 @@ fi
 say() { echo "install: $*"; }
 
 # 1. Debian packages: Mosquitto for the displays, OpenCV for siamesed-vision (the camera).
+pkgs=(mosquitto mosquitto-clients)
+[ $camera = 0 ] || pkgs+=(libopencv-dev)
 missing=()
-for p in mosquitto mosquitto-clients libopencv-dev; do
+for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -55,7 +59,9 @@ fi
 [ -x "$bin/siamesed" ] || { echo "install: no $bin/siamesed" >&2; exit 1; }
 install -d -m 0755 "$root$prefix/bin"
 install -m 0755 "$bin/siamesed" "$root$prefix/bin/siamesed"
-if [ -x "$bin/siamesed-vision" ]; then
+if [ $camera = 0 ]; then
+	say "--no-camera: siamesed-vision not installed; set camera: none in /etc/siamesed/siamesed.yaml"
+elif [ -x "$bin/siamesed-vision" ]; then
 	install -m 0755 "$bin/siamesed-vision" "$root$prefix/bin/siamesed-vision"
 else
 	say "no $bin/siamesed-vision: the camera needs it (camera: none in the config runs without)"

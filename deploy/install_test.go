@@ -172,12 +172,19 @@ func TestInstallTwice(t *testing.T) {
 }
 
 // TestInstallWithoutSystemdOrRaspiConfig: in a container (no systemd running) on a system
-// without raspi-config the script carries on and says exactly what is left to do by hand.
+// without raspi-config the script carries on and says exactly what is left to do by hand;
+// --prefix reaches the unit, --no-camera leaves OpenCV and siamesed-vision out.
 func TestInstallWithoutSystemdOrRaspiConfig(t *testing.T) {
 	e := newInstallEnv(t, buildSiamesed(t), "raspi-config")
 	os.Remove(e.root + "/boot/firmware/config.txt")
-	out := e.run(t, "--spi", "--prefix", "/opt/siamese")
+	out := e.run(t, "--spi", "--no-camera", "--prefix", "/opt/siamese")
 	calls := e.calls(t)
+	if !strings.Contains(calls, "apt-get install -y -qq --no-install-recommends mosquitto mosquitto-clients\n") {
+		t.Errorf("--no-camera: want Mosquitto installed and no OpenCV:\n%s", calls)
+	}
+	if _, err := os.Stat(e.root + "/opt/siamese/bin/siamesed-vision"); err == nil {
+		t.Error("--no-camera installed siamesed-vision")
+	}
 	for _, want := range []string{"systemd is not running here", "sudo systemctl daemon-reload && sudo systemctl enable --now mosquitto siamesed",
 		"no raspi-config", "dtparam=i2c_arm=on", "i2c-dev in /etc/modules", "dtparam=spi=on", "dtoverlay=i2c3,pins_4_5 to the Pi's config.txt"} {
 		if !strings.Contains(out, want) {
