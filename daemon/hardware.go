@@ -3,7 +3,6 @@ package daemon
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/siamesetable/siamesed/configs"
@@ -23,12 +22,13 @@ type rig struct {
 	table   *simtable.Table // nil on real hardware
 }
 
-// loadProfile reads the hardware profile: a built-in name (configs/hw/NAME.yaml) or a path.
-func loadProfile(spec string) (*config.Profile, string, error) {
+// LoadProfile reads a hardware profile: a built-in name (configs/hw/NAME.yaml, so an installed
+// binary needs no repository beside it) or a path. The path is "" for a built-in profile.
+func LoadProfile(spec string) (*config.Profile, string, error) {
 	if !strings.ContainsAny(spec, "/.") {
 		data, err := configs.Files.ReadFile("hw/" + spec + ".yaml")
 		if err != nil {
-			return nil, "", fmt.Errorf("hardware: no built-in profile %q (sim-pn532, pn532-rack, mfrc522-rack, loadcell-rack, or a path)", spec)
+			return nil, "", fmt.Errorf("hardware: no built-in profile %q (sim-pn532, pn532-rack, mfrc522-rack, loadcell-rack, sim, or a path)", spec)
 		}
 		p, err := config.Parse(data)
 		if err != nil {
@@ -44,7 +44,7 @@ func loadProfile(spec string) (*config.Profile, string, error) {
 // load cells need no enrolment or calibration; real hardware reads both from the data
 // directory (what a user makes lives there, never beside the program).
 func buildRig(cfg Config, set tile.Set, dataDir string, clk clock.Clock, host func() (build.Host, error)) (*rig, error) {
-	p, _, err := loadProfile(cfg.Hardware)
+	p, _, err := LoadProfile(cfg.Hardware)
 	if err != nil {
 		return nil, err
 	}
@@ -90,12 +90,7 @@ func buildRig(cfg Config, set tile.Set, dataDir string, clk clock.Clock, host fu
 // userData opens the tag enrolment and load-cell calibration: the profile's files, relative to
 // the data directory unless absolute.
 func userData(p *config.Profile, set tile.Set, dataDir string) (*enroll.Store, config.Calibrations, error) {
-	at := func(name string) string {
-		if name == "" || filepath.IsAbs(name) {
-			return name
-		}
-		return filepath.Join(dataDir, name)
-	}
+	at := func(name string) string { return config.InData(dataDir, name) }
 	var tags *enroll.Store
 	if p.Enrolment != "" {
 		var err error

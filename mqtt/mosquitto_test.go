@@ -82,8 +82,6 @@ func startMosquitto(t testing.TB, creds Credentials) *mosquitto {
 			line = "password_file " + pwFile
 		case strings.HasPrefix(line, "acl_file "):
 			line = "acl_file " + acl
-		case strings.HasPrefix(line, "persistence_location "):
-			line = "persistence_location " + dir + "/"
 		case strings.HasPrefix(line, "listener 1883 "):
 			line = fmt.Sprintf("listener %d 127.0.0.1", m.port)
 		case strings.HasPrefix(line, "listener 9001 "):
@@ -91,11 +89,21 @@ func startMosquitto(t testing.TB, creds Credentials) *mosquitto {
 		}
 		conf.WriteString(line + "\n")
 	}
-	conf.WriteString("log_dest file " + m.logFile + "\n")
-	if u, err := user.Current(); err == nil && u.Uid == "0" {
-		conf.WriteString("user root\n") // or mosquitto drops to its own user, who cannot read the test's files
+	// The shipped file is a drop-in for conf.d, included by a main configuration like Debian's
+	// stock /etc/mosquitto/mosquitto.conf (persistence on, its location, the include), as on a
+	// Pi: a setting the two both make would stop the broker here as it would there.
+	confd := filepath.Join(dir, "conf.d")
+	if err := os.Mkdir(confd, 0o700); err != nil {
+		t.Fatal(err)
 	}
-	if err := os.WriteFile(m.conf, []byte(conf.String()), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(confd, "siamese.conf"), []byte(conf.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	main := "persistence true\npersistence_location " + dir + "/\nlog_dest file " + m.logFile + "\ninclude_dir " + confd + "\n"
+	if u, err := user.Current(); err == nil && u.Uid == "0" {
+		main += "user root\n" // or mosquitto drops to its own user, who cannot read the test's files
+	}
+	if err := os.WriteFile(m.conf, []byte(main), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	m.start()

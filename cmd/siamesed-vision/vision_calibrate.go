@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -13,21 +15,26 @@ import (
 )
 
 func init() {
-	register("calibrate camera", "save the discard area's corners: calibrate camera --corners \"x,y x,y x,y x,y\" [--size 640x480] --out FILE [--image IMG --warped OUT]", calibrateCamera)
+	register("calibrate camera", "save the discard area's corners: calibrate camera --corners \"x,y x,y x,y x,y\" [--size 640x480] [--out FILE | --data DIR] [--image IMG --warped OUT]; by default into the data directory, where siamesed run looks", calibrateCamera)
 }
 
 func calibrateCamera(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("calibrate camera", stderr)
 	corners := fs.String("corners", "", "the area's corners in camera pixels: top-left, top-right, bottom-right, bottom-left")
 	size := fs.String("size", "640x480", "size of the top-down view, WxH")
-	out := fs.String("out", "", "calibration file to write (YAML)")
+	out := fs.String("out", "", "calibration file to write (YAML; default: "+defaultCalibration+" in the data directory)")
+	data := dataFlag(fs)
 	img := fs.String("image", "", "a camera image to check the warp on")
 	warped := fs.String("warped", "", "where to write the warped --image")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *out == "" || *corners == "" || (*img == "") != (*warped == "") || fs.NArg() > 0 {
-		return fmt.Errorf("%w: want --corners and --out (and --image with --warped)", errUsage)
+	if *corners == "" || (*img == "") != (*warped == "") || fs.NArg() > 0 {
+		return fmt.Errorf("%w: want --corners (and --image with --warped)", errUsage)
+	}
+	path, err := outPath(*out, *data, defaultCalibration)
+	if err != nil {
+		return err
 	}
 	c, err := parseCalibration(*corners, *size)
 	if err != nil {
@@ -51,10 +58,13 @@ func calibrateCamera(ctx context.Context, args []string, stdout, stderr io.Write
 			return fmt.Errorf("cannot write %s", *warped)
 		}
 	}
-	if err := c.Save(*out); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("calibrate camera: %w", err)
+	}
+	if err := c.Save(path); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "wrote %s\n", *out)
+	fmt.Fprintf(stdout, "wrote %s\n", path)
 	return nil
 }
 

@@ -20,7 +20,7 @@ import (
 )
 
 func init() {
-	register("enroll camera", "show each face to the camera once, or give a folder of labelled photos (labels.csv); saves crops for the recogniser: enroll camera --source SRC --out DIR [--calib F] [--faces \"1B 2B ...\"]", enrollCamera)
+	register("enroll camera", "show each face to the camera once, or give a folder of labelled photos (labels.csv); saves crops for the recogniser: enroll camera --source SRC [--out DIR | --data DIR] [--calib F]; by default into the data directory, where siamesed run looks [--faces \"1B 2B ...\"]", enrollCamera)
 }
 
 func enrollCamera(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -28,15 +28,21 @@ func enrollCamera(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	src := fs.String("source", "0", "camera index, video file or folder of frames")
 	calPath := fs.String("calib", "", "calibration file (calibrate camera); without it frames are taken as top-down views")
 	tileW := fs.Int("tile-width", 36, "tile width in the top-down view, pixels")
-	out := fs.String("out", "", "folder to write labels.csv and images/ to")
+	outFlag := fs.String("out", "", "folder to write labels.csv and images/ to (default: "+defaultEnrolled+" in the data directory)")
+	data := dataFlag(fs)
 	faces := fs.String("faces", allFaces(), "the faces to show, in order")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	want, err := tile.ParseList(*faces)
-	if *out == "" || err != nil || len(want) == 0 || fs.NArg() > 0 {
-		return fmt.Errorf("%w: want --out DIR and a list of faces (%v)", errUsage, err)
+	if err != nil || len(want) == 0 || fs.NArg() > 0 {
+		return fmt.Errorf("%w: want a list of faces (%v)", errUsage, err)
 	}
+	dir, err := outPath(*outFlag, *data, defaultEnrolled)
+	if err != nil {
+		return err
+	}
+	out := &dir
 	if _, err := os.Stat(filepath.Join(*src, labels.FileName)); err == nil {
 		n, missing, err := enrol.FromLabelled(*src, *out, want)
 		if err != nil {

@@ -257,7 +257,7 @@ func TestVisionUsage(t *testing.T) {
 		{"vision", "art", "--art", "x"},
 		{"calibrate", "camera", "--out", "x.yaml", "--corners", "1,2 3,4"},
 		{"calibrate", "camera", "--out", "x.yaml", "--corners", "0,0 10,0 10,10 0,10", "--size", "big"},
-		{"enroll", "camera", "--faces", "1B"},
+		{"enroll", "camera", "--faces", "1B", "extra"},
 		{"enroll", "camera", "--out", "x", "--faces", "ZZ"},
 		{"vision", "watch"},
 		{"vision", "watch", "--sim", "--source", "0"},

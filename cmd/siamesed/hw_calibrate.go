@@ -21,13 +21,13 @@ func init() {
 }
 
 func runCalibrateLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs, profile := hwFlags("calibrate load", stderr)
+	fs, profile, data := hwFlags("calibrate load", stderr)
 	grams := fs.Float64("grams", 100, "the known weight used for calibration, in grams")
 	only := fs.String("zone", "", "calibrate only this rack/zone (e.g. p1a/in)")
 	if err := hwParseFlags(fs, args); err != nil {
 		return err
 	}
-	setup, err := hwOpenSetup(*profile, "american")
+	setup, err := hwOpenSetup(*profile, *data, "american")
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/siamesetable/siamesed/daemon"
 	"github.com/siamesetable/siamesed/engine/tile"
 	"github.com/siamesetable/siamesed/hw/build"
 	"github.com/siamesetable/siamesed/hw/config"
@@ -13,18 +14,23 @@ import (
 	"github.com/siamesetable/siamesed/hw/rack"
 	"github.com/siamesetable/siamesed/hw/simtable"
 	"github.com/siamesetable/siamesed/internal/clock"
+	"github.com/siamesetable/siamesed/internal/datadir"
 )
 
-// hwDefaultProfile is the hardware profile used when --profile is not given: simulated racks.
-const hwDefaultProfile = "configs/hw/sim.yaml"
+// hwDefaultProfile is the hardware profile used when --profile is not given: simulated racks,
+// built into the binary (configs/hw/sim.yaml), so the tools run anywhere, not only in the
+// repository.
+const hwDefaultProfile = "sim"
 
 // hwClock is the clock the hw commands wait on; tests swap in a fake.
 var hwClock clock.Clock = clock.Real{}
 
 // hwSetup is what every hw command opens: the profile, the enrolment and the calibration.
 type hwSetup struct {
-	path    string
+	path    string // the profile as given: a built-in name or a path
 	profile *config.Profile
+	// tagPath and calPath are the enrolment and calibration files, in the data directory.
+	tagPath string
 	tags    *enroll.Store
 	cals    config.Calibrations
 	calPath string
@@ -35,10 +41,14 @@ type hwSetup struct {
 	wrap func(build.Host) build.Host
 }
 
-func hwFlags(name string, stderr io.Writer) (*flag.FlagSet, *string) {
+// hwFlags are the flags every hw command takes: the profile, and the data directory where the
+// enrolled tags and load-cell calibrations live (as for `siamesed run`, so the tools write
+// exactly the files the daemon reads).
+func hwFlags(name string, stderr io.Writer) (*flag.FlagSet, *string, *string) {
 	fs := newFlags(name, stderr)
-	profile := fs.String("profile", hwDefaultProfile, "hardware profile (YAML)")
-	return fs, profile
+	profile := fs.String("profile", hwDefaultProfile, "hardware profile: a built-in name (pn532-rack, mfrc522-rack, loadcell-rack, sim, ...) or a YAML path")
+	data := fs.String("data", "", "data directory holding the enrolled tags and calibrations (default: $"+datadir.Env+", else $XDG_STATE_HOME/siamesed or ~/.local/state/siamesed)")
+	return fs, profile, data
 }
 
 func hwParseFlags(fs *flag.FlagSet, args []string) error {
@@ -51,8 +61,10 @@ func hwParseFlags(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
-func hwOpenSetup(path, setName string) (*hwSetup, error) {
-	p, err := config.Load(path)
+// hwOpenSetup loads the profile and opens its enrolment and calibration in the data directory
+// (the default one when dataDir is "").
+func hwOpenSetup(path, dataDir, setName string) (*hwSetup, error) {
+	p, _, err := daemon.LoadProfile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -60,9 +72,14 @@ func hwOpenSetup(path, setName string) (*hwSetup, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &hwSetup{path: path, profile: p, calPath: config.Path(path, p.Calibration)}
-	if p.Enrolment != "" {
-		if s.tags, err = enroll.Open(config.Path(path, p.Enrolment), set); err != nil {
+	if dataDir == "" {
+		if dataDir, err = datadir.Default(); err != nil {
+			return nil, err
+		}
+	}
+	s := &hwSetup{path: path, profile: p, tagPath: config.InData(dataDir, p.Enrolment), calPath: config.InData(dataDir, p.Calibration)}
+	if s.tagPath != "" {
+		if s.tags, err = enroll.Open(s.tagPath, set); err != nil {
 			return nil, err
 		}
 	}

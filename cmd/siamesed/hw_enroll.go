@@ -20,7 +20,7 @@ func init() {
 }
 
 func runEnrollTags(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs, profile := hwFlags("enroll tags", stderr)
+	fs, profile, data := hwFlags("enroll tags", stderr)
 	setName := fs.String("set", "american", "tile set: american, royale-4, royale-3")
 	slot := fs.String("reader", "", "rack/slot of the reader to enrol on (default: the first)")
 	limit := fs.Int("limit", 0, "stop after this many new tags (0: until the set is complete)")
@@ -28,7 +28,7 @@ func runEnrollTags(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err := hwParseFlags(fs, args); err != nil {
 		return err
 	}
-	setup, err := hwOpenSetup(*profile, *setName)
+	setup, err := hwOpenSetup(*profile, *data, *setName)
 	if err != nil {
 		return err
 	}
@@ -57,7 +57,7 @@ func runEnrollTags(ctx context.Context, args []string, stdout, stderr io.Writer)
 	store := setup.tags
 	done, total := store.Progress()
 	fmt.Fprintf(stdout, "enrolling on %s into %s: %d/%d already enrolled; Ctrl-C stops, nothing is lost\n",
-		name, config.Path(*profile, setup.profile.Enrolment), done, total)
+		name, setup.tagPath, done, total)
 	return enrolLoop(ctx, store, reader, setup.profile.Period, *limit, stdout)
 }
 

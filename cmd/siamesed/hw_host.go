@@ -14,15 +14,38 @@ import (
 )
 
 // hwPeriphHost opens buses and pins through periph's registries after host.Init: the only place
-// the binary touches a concrete host.
-type hwPeriphHost struct{}
+// the binary touches a concrete host. The registries are fields so that a test can stand in for
+// a machine without I2C, SPI or GPIO; every failure is explained in the words of a Raspberry Pi
+// owner (what to switch on, which group to join), not periph's (hw_host_explain.go).
+type hwPeriphHost struct {
+	openI2C func(name string) (i2c.BusCloser, error)
+	openSPI func(name string) (spi.PortCloser, error)
+	pin     func(name string) gpio.PinIO
+}
 
-func (hwPeriphHost) OpenI2C(name string) (i2c.BusCloser, error)  { return i2creg.Open(name) }
-func (hwPeriphHost) OpenSPI(name string) (spi.PortCloser, error) { return spireg.Open(name) }
-func (hwPeriphHost) Pin(name string) (gpio.PinIO, error) {
-	p := gpioreg.ByName(name)
+// hwRealHost is periph's registries.
+var hwRealHost = hwPeriphHost{openI2C: i2creg.Open, openSPI: spireg.Open, pin: gpioreg.ByName}
+
+func (h hwPeriphHost) OpenI2C(name string) (i2c.BusCloser, error) {
+	b, err := h.openI2C(name)
+	if err != nil {
+		return nil, explainI2C(name, err)
+	}
+	return b, nil
+}
+
+func (h hwPeriphHost) OpenSPI(name string) (spi.PortCloser, error) {
+	p, err := h.openSPI(name)
+	if err != nil {
+		return nil, explainSPI(name, err)
+	}
+	return p, nil
+}
+
+func (h hwPeriphHost) Pin(name string) (gpio.PinIO, error) {
+	p := h.pin(name)
 	if p == nil {
-		return nil, fmt.Errorf("no GPIO pin %q on this host", name)
+		return nil, explainNoPin(name)
 	}
 	return p, nil
 }
@@ -32,5 +55,5 @@ var hwOpenHost = func() (build.Host, error) {
 	if _, err := host.Init(); err != nil {
 		return nil, fmt.Errorf("periph host: %w", err)
 	}
-	return hwPeriphHost{}, nil
+	return hwRealHost, nil
 }

@@ -16,7 +16,7 @@ func init() {
 }
 
 func runHWScan(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs, profile := hwFlags("hw scan", stderr)
+	fs, profile, data := hwFlags("hw scan", stderr)
 	asJSON := fs.Bool("json", false, "print JSON")
 	wait := fs.Duration("for", 0, "how long to scan (default: twice the settle window)")
 	record := fs.String("record", "", "write every I2C transaction to this JSON file (for i2ctest.Playback tests)")
@@ -25,7 +25,7 @@ func runHWScan(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := hwParseFlags(fs, args); err != nil {
 		return err
 	}
-	setup, err := hwOpenSetup(*profile, "american")
+	setup, err := hwOpenSetup(*profile, *data, "american")
 	if err != nil {
 		return err
 	}

@@ -94,17 +94,17 @@ func TestHWScanSim(t *testing.T) {
 
 func TestEnrollTagsStopAndResume(t *testing.T) {
 	useStepClock(t)
-	p := copyProfile(t, "sim.yaml")
-	code, out, errs := hwRun(t, "enroll", "tags", "--profile", p, "--limit", "5")
+	data := t.TempDir()
+	code, out, errs := hwRun(t, "enroll", "tags", "--profile", "sim", "--data", data, "--limit", "5")
 	if code != 0 || !strings.Contains(out, "5/152 2B <- ") || !strings.Contains(out, "rejected: tag 04:01:00:00:03 is already enrolled as 1B") {
 		t.Fatalf("exit %d %s:\n%s", code, errs, out)
 	}
 	// A second session resumes at 5/152; its stream shows a tag of the first session again.
-	code, out, errs = hwRun(t, "enroll", "tags", "--profile", p, "--limit", "32", "--sim-seed", "1")
+	code, out, errs = hwRun(t, "enroll", "tags", "--profile", "sim", "--data", data, "--limit", "32", "--sim-seed", "1")
 	if code != 0 || !strings.Contains(out, "5/152 already enrolled") || !strings.Contains(out, "37/152 ") {
 		t.Fatalf("exit %d %s:\n%s", code, errs, out)
 	}
-	b, _ := os.ReadFile(filepath.Join(filepath.Dir(p), "tags.yaml"))
+	b, _ := os.ReadFile(filepath.Join(data, "tags.yaml"))
 	if n := strings.Count(string(b), "\n") - 1; n != 37 {
 		t.Fatalf("tags.yaml has %d tags:\n%s", n, b)
 	}
@@ -122,8 +122,11 @@ func (h cellHost) Pin(n string) (gpio.PinIO, error) {
 	return nil, os.ErrNotExist
 }
 
-func TestCalibrateLoad(t *testing.T) {
-	p := copyProfile(t, "loadcell-rack.yaml")
+// fakeCells makes hwOpenHost hand out HX711 fakes for every cell of the profile at p, each
+// reading a tare of 50 000 and then 100 g at 410 counts/g, and feeds Enter presses to
+// calibrate load.
+func fakeCells(t *testing.T, p string) {
+	t.Helper()
 	prof, err := config.Load(p)
 	if err != nil {
 		t.Fatal(err)
@@ -146,12 +149,17 @@ func TestCalibrateLoad(t *testing.T) {
 	hwOpenHost = func() (build.Host, error) { return cellHost{pins}, nil }
 	hwStdin = strings.NewReader(strings.Repeat("\n", 8))
 	t.Cleanup(func() { hwOpenHost, hwStdin = old, oldIn })
+}
 
-	code, out, errs := hwRun(t, "calibrate", "load", "--profile", p)
+func TestCalibrateLoad(t *testing.T) {
+	p := copyProfile(t, "loadcell-rack.yaml")
+	fakeCells(t, p)
+	data := t.TempDir()
+	code, out, errs := hwRun(t, "calibrate", "load", "--profile", p, "--data", data)
 	if code != 0 || strings.Count(out, "410.00 counts/g") != 4 {
 		t.Fatalf("exit %d %s:\n%s", code, errs, out)
 	}
-	cals, err := config.LoadCalibrations(filepath.Join(filepath.Dir(p), "calibration.yaml"))
+	cals, err := config.LoadCalibrations(filepath.Join(data, "calibration.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}

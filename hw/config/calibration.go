@@ -68,10 +68,13 @@ func SaveCalibrations(path string, c Calibrations) error {
 	return nil
 }
 
-// Path resolves a file named in the profile relative to the profile's directory.
-func Path(profilePath, name string) string {
+// InData resolves a file the profile names (enrolment, calibration) in the data directory,
+// unless it is absolute: what a user makes lives in the state directory, never beside the
+// profile, which may sit in the repository or be built into the binary. The daemon and the
+// hw tools both resolve through here, so they read and write the same files.
+func InData(dataDir, name string) string {
 	if name == "" || filepath.IsAbs(name) {
 		return name
 	}
-	return filepath.Join(filepath.Dir(profilePath), name)
+	return filepath.Join(dataDir, name)
 }

@@ -35,8 +35,8 @@ type Profile struct {
 	I2CSpeedHz  int           `yaml:"i2c_speed_hz"`
 	Settle      time.Duration `yaml:"settle"`
 	Period      time.Duration `yaml:"period"`
-	Enrolment   string        `yaml:"enrolment"`   // UID -> face file (relative to the profile)
-	Calibration string        `yaml:"calibration"` // load cell calibration file
+	Enrolment   string        `yaml:"enrolment"`   // UID -> face file (in the data directory unless absolute)
+	Calibration string        `yaml:"calibration"` // load cell calibration file (in the data directory unless absolute)
 	TileGrams   float64       `yaml:"tile_grams"`
 	Racks       []Rack        `yaml:"racks"`
 }
