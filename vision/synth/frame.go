@@ -5,6 +5,7 @@ import (
 	"image"
 	"image/color"
 	"math/rand/v2"
+	"slices"
 	"sync"
 
 	"gocv.io/x/gocv"
@@ -74,6 +75,11 @@ type Renderer struct {
 	warp   gocv.Mat                // top-down -> camera
 	scaled [tile.NumFaces]gocv.Mat // each face at the tile size, made when first drawn
 	made   [tile.NumFaces]bool
+	// The last scene drawn, before light and noise: a camera watching a still table sees the
+	// same scene frame after frame, and only the noise differs.
+	last      gocv.Mat
+	lastScene Scene
+	lastOK    bool
 }
 
 // NewRenderer fixes the camera (tilt) from opts.Seed; Calibration says where it put the area.
@@ -111,6 +117,9 @@ func (r *Renderer) Close() error {
 			r.scaled[i].Close()
 		}
 	}
+	if r.lastOK {
+		r.last.Close()
+	}
 	return r.warp.Close()
 }
 
@@ -125,6 +134,38 @@ func (r *Renderer) face(f tile.Face) gocv.Mat {
 
 // Render draws the scene as a BGR camera frame; seed varies the noise between frames.
 func (r *Renderer) Render(s Scene, seed uint64) (gocv.Mat, error) {
+	if !r.lastOK || !sameScene(s, r.lastScene) {
+		base, err := r.draw(s)
+		if err != nil {
+			return gocv.Mat{}, err
+		}
+		if r.lastOK {
+			r.last.Close()
+		}
+		r.last, r.lastScene, r.lastOK = base, Scene{Tiles: slices.Clone(s.Tiles), Hand: s.Hand}, true
+		if s.Hand != nil {
+			h := *s.Hand
+			r.lastScene.Hand = &h
+		}
+	}
+	frame := r.last.Clone()
+	if err := lightAndNoise(&frame, r.opts.Light, r.opts.Noise, seed); err != nil {
+		frame.Close()
+		return gocv.Mat{}, err
+	}
+	return frame, nil
+}
+
+func sameScene(a, b Scene) bool {
+	if (a.Hand == nil) != (b.Hand == nil) || a.Hand != nil && *a.Hand != *b.Hand {
+		return false
+	}
+	return slices.Equal(a.Tiles, b.Tiles)
+}
+
+// draw lays the scene's tiles and hand on the felt and looks at it through the camera: its
+// tilt and blur, before light and noise.
+func (r *Renderer) draw(s Scene) (gocv.Mat, error) {
 	o := r.opts
 	top := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(float64(Table.R), float64(Table.G), float64(Table.B), 0), o.H, o.W, gocv.MatTypeCV8UC3)
 	defer top.Close()
@@ -173,10 +214,6 @@ func (r *Renderer) Render(s Scene, seed uint64) (gocv.Mat, error) {
 	if o.Blur > 1 {
 		k := o.Blur | 1
 		gocv.GaussianBlur(frame, &frame, image.Pt(k, k), 0, 0, gocv.BorderDefault)
-	}
-	if err := lightAndNoise(&frame, o.Light, o.Noise, seed); err != nil {
-		frame.Close()
-		return gocv.Mat{}, err
 	}
 	return frame, nil
 }

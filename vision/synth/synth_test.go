@@ -1,6 +1,7 @@
 package synth
 
 import (
+	"fmt"
 	"image"
 	"math/rand/v2"
 	"os"
@@ -124,4 +125,76 @@ func TestScenePlaceAndRemove(t *testing.T) {
 	if !light(image.Pt(100-14, 100-20)) || light(image.Pt(300-14, 200-20)) {
 		t.Error("the frame does not show the joker lying and the flower gone")
 	}
+}
+
+// TestRenderAgainIsRenderAfresh: the renderer keeps the last scene drawn (a still table seen
+// frame after frame); a frame must be what a fresh renderer draws, whatever was drawn before and
+// even when the caller changes its scene in place afterwards.
+func TestRenderAgainIsRenderAfresh(t *testing.T) {
+	art, err := Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer art.Close()
+	o := Options{W: 320, H: 240, Tilt: 0.05, Light: 0.2, Blur: 3, Noise: 3}
+	fresh := func(s Scene, seed uint64) gocv.Mat {
+		r, err := NewRenderer(art, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		m, err := r.Render(s, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	same := func(what string, a, b gocv.Mat) {
+		t.Helper()
+		defer a.Close()
+		defer b.Close()
+		diff := gocv.NewMat()
+		defer diff.Close()
+		gocv.AbsDiff(a, b, &diff)
+		if n := gocv.CountNonZero(diff.Reshape(1, 0)); n != 0 {
+			t.Errorf("%s: %d values differ from a fresh renderer's frame", what, n)
+		}
+	}
+	r, err := NewRenderer(art, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	s := RandomScene(o, 6, rand.New(rand.NewPCG(3, 4)))
+	hand := image.Pt(100, 100)
+	moving := Scene{Tiles: s.Tiles, Hand: &hand}
+	for i, step := range []Scene{s, moving, s, s} {
+		m, err := r.Render(step, uint64(10+i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		same(fmt.Sprintf("frame %d", i), m, fresh(step, uint64(10+i)))
+	}
+	a, _ := r.Render(s, 20)
+	b, _ := r.Render(s, 21)
+	diff := gocv.NewMat()
+	gocv.AbsDiff(a, b, &diff)
+	if gocv.CountNonZero(diff.Reshape(1, 0)) == 0 {
+		t.Error("two frames of a still scene have the same noise")
+	}
+	diff.Close()
+	a.Close()
+	b.Close()
+	s.Tiles[0].Face = (s.Tiles[0].Face + 1) % tile.NumFaces // the caller's scene, changed in place
+	hand.X += 40
+	m, err := r.Render(s, 30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same("a scene changed in place", m, fresh(s, 30))
+	m, err = r.Render(moving, 31)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same("a hand moved in place", m, fresh(moving, 31))
 }
