@@ -3,12 +3,12 @@ package daemon
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strconv"
 	"time"
 
 	"github.com/siamesetable/siamesed/engine/game"
 	"github.com/siamesetable/siamesed/engine/track"
+	"github.com/siamesetable/siamesed/hw/config"
 	"github.com/siamesetable/siamesed/internal/visionproc"
 	"github.com/siamesetable/siamesed/vision/wire"
 )
@@ -37,7 +37,7 @@ func (d *daemon) newCamera(rules *game.Ruleset) (camera, error) {
 		"--unknown", strconv.FormatFloat(cfg.Sim.Noise.UnknownDiscard, 'g', -1, 64), "--tiles", strconv.Itoa(set.Count.Total())}
 	if cfg.Camera != "sim" {
 		args = []string{"vision", "watch", "--source", cfg.Camera,
-			"--calib", inData(d.opt.DataDir, cfg.Vision.Calibration), "--enrolled", inData(d.opt.DataDir, cfg.Vision.Enrolment)}
+			"--calib", config.InData(d.opt.DataDir, cfg.Vision.Calibration), "--enrolled", config.InData(d.opt.DataDir, cfg.Vision.Enrolment)}
 	}
 	start := func() (*visionproc.Proc, error) { return visionproc.Start(bin, args, 2*time.Minute) }
 	e, err := newVisionEyes(start, d.clk, d.log, cfg.Sim.Fast)
@@ -46,14 +46,6 @@ func (d *daemon) newCamera(rules *game.Ruleset) (camera, error) {
 	}
 	d.log.Info("camera worker", "camera", cfg.Camera, "worker", bin)
 	return e, nil
-}
-
-// inData is p under the data directory, unless it is absolute.
-func inData(dir, p string) string {
-	if filepath.IsAbs(p) {
-		return p
-	}
-	return filepath.Join(dir, p)
 }
 
 // ensure starts the worker when none runs and its wait is over, laying again the tiles its

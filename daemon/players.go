@@ -3,6 +3,8 @@ package daemon
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"strings"
 	"time"
 
 	"github.com/siamesetable/siamesed/engine/card"
@@ -46,7 +48,12 @@ type players struct {
 	checked string   // the last game compared with what was played
 	stats   SoakStats
 	onCheck func(id string, err error)
+	overAt  time.Time // when the players finished the game the table has not finished yet
 }
+
+// stallAfter is how long the players wait, their game over, for the table to finish it. Past it a
+// soak stops, naming the game: the tracker is stuck (a live table would ask the players).
+const stallAfter = 10 * time.Minute
 
 func newPlayers(cfg SimConfig, c *card.Card, r *game.Ruleset, l layout, hands Hands, eyes Eyes) *players {
 	return &players{cfg: cfg, card: c, rules: r, layout: l, hands: hands, eyes: eyes, rng: rand.New(rand.NewPCG(cfg.Seed, 99))}
@@ -110,7 +117,7 @@ func (p *players) step(t *Table, now time.Time, say func(track.Command) error) (
 		return pace, false, nil
 	case p.game != t.GameID() || p.truth == nil:
 		// A new game has begun: shuffle and deal.
-		p.game, p.cleared = t.GameID(), false
+		p.game, p.cleared, p.overAt = t.GameID(), false, time.Time{}
 		p.games++
 		p.truth = sim.NewGame(p.rules, p.card, p.cfg.Seed*1_000_003+uint64(p.games), p.cfg.Faults)
 	}
@@ -121,8 +128,27 @@ func (p *players) step(t *Table, now time.Time, say func(track.Command) error) (
 	}
 	if len(p.ops) == 0 {
 		turn, ok := p.truth.Next()
-		if !ok {
-			return pace, false, nil // over: the table finishes it and waits for the racks to clear
+		if !ok { // over: the table finishes it and waits for the racks to clear
+			if p.overAt.IsZero() {
+				p.overAt = now
+			}
+			if p.cfg.Fast && now.Sub(p.overAt) > stallAfter {
+				g, played := t.Game(), p.truth.Log()
+				if f := os.Getenv("ZZ_STALL_DUMP"); f != "" {
+					var b strings.Builder
+					for _, a := range played {
+						b.WriteString(a.String() + "\n")
+					}
+					os.WriteFile(f, []byte(b.String()), 0o644)
+				}
+				var qs []string
+				for _, q := range t.tracker.Questions() {
+					qs = append(qs, q.Text)
+				}
+				return pace, false, fmt.Errorf("daemon: game %s: the players finished it %v ago (%d acts, the last %v), the table has not (%d acts, seat %d to %s, %d in the wall; questions %q)",
+					t.GameID(), now.Sub(p.overAt), len(played), played[max(0, len(played)-3):], g.Seq, g.Turn, g.Phase, g.WallLeft, qs)
+			}
+			return pace, false, nil
 		}
 		p.ops, p.undo = turn.Ops, turn.Undo
 		if turn.Act.Act == game.ActDraw || turn.Act.Act == game.ActDeal {
