@@ -149,8 +149,11 @@ func (p *players) handle(o sim.Op, now time.Time, say func(track.Command) error)
 		p.eyes.Show(o.Kind == sim.Discard, o.Tiles[0], now)
 	case sim.Say:
 		c := track.Command{Seat: o.Seat, Kind: track.CmdMahJongg, Rack: o.Rack, At: now}
-		if o.Command == "wall_game" {
+		switch o.Command {
+		case "wall_game":
 			c.Kind = track.CmdWallGame
+		case "act": // what no sensor sees (a roll of the die), entered on the display or a phone
+			c.Kind, c.Rack, c.Action = track.CmdAct, 0, o.Act
 		}
 		if say != nil {
 			if err := say(c); err != nil {
