@@ -77,7 +77,7 @@ func (t *Tracker) explainSeat(p *seatPicture, usedSeen, usedTaken []bool, discar
 	if discardFirst {
 		out = append(out, t.discards(p, usedSeen)...)
 	}
-	out = append(out, t.flowerExchanges(p)...) // flowers.go
+	out = append(out, t.flowerExchanges(p, usedSeen)...) // flowers.go
 	out = append(out, t.moves(p)...)
 	out = append(out, t.calls(p, usedTaken)...)
 	out = append(out, t.exchanges(p)...)

@@ -17,7 +17,7 @@ import (
 
 // flowerExchanges explains flowers newly lying on the seat's racks as flower exchanges; it
 // leaves the picture alone until every replacement stands in a rack.
-func (t *Tracker) flowerExchanges(p *seatPicture) []candidate {
+func (t *Tracker) flowerExchanges(p *seatPicture, usedSeen []bool) []candidate {
 	s := &t.state
 	if !s.Rules.FlowerWall || s.WallLeft == 0 {
 		return nil
@@ -69,10 +69,17 @@ func (t *Tracker) flowerExchanges(p *seatPicture) []candidate {
 			}
 		}
 	}
+	var out []candidate
+	if len(repl) == n-1 {
+		// The last replacement may have been thrown before its rack settled.
+		if c, ok := t.thrownReplacement(p, into, usedSeen); ok {
+			repl = append(repl, game.Action{Tiles: c.act.Tiles, To: into})
+			out = append(out, c)
+		}
+	}
 	if len(repl) < n {
 		return nil // a replacement is still on its way to a rack, or came from elsewhere
 	}
-	var out []candidate
 	first := t.readAt(p.seat, 1, On)
 	if at := t.readAt(p.seat, 2, On); laid[0] == 0 || (laid[1] > 0 && at.Before(first)) {
 		first = at
@@ -93,10 +100,36 @@ func (t *Tracker) flowerExchanges(p *seatPicture) []candidate {
 		p.onExtra[r-1][tile.Flower] = 0
 	}
 	p.plus = plus
+	for _, c := range out {
+		if c.seen >= 0 {
+			usedSeen[c.seen] = true
+		}
+	}
 	for r := 0; r < 2 && gone > 0; r++ {
 		x := min(int(p.minus[r][tile.Flower]), gone)
 		p.minus[r][tile.Flower] -= uint8(x)
 		gone -= x
 	}
 	return out
+}
+
+// thrownReplacement: the seat to play took its replacement and threw it before its rack
+// settled, so no rack shows it; the camera's confident reading of a discard no rack explains
+// is the evidence, once the seat's racks have stayed the same for the grace period (as for a
+// drawn tile thrown at once, drawAndThrow). It returns the discard, from rack into.
+func (t *Tracker) thrownReplacement(p *seatPicture, into int, usedSeen []bool) (candidate, bool) {
+	s := &t.state
+	if s.Turn != p.seat || s.Phase == game.PhaseDraw || s.Phase == game.PhaseOver || t.seatMoving(p.seat) ||
+		t.now.Sub(t.changed[p.seat]) < t.cfg.Grace {
+		return candidate{}, false
+	}
+	for i, d := range t.seen {
+		f := d.Face
+		if usedSeen[i] || !d.Known || f == tile.Flower || s.Unseen[f] == 0 || t.now.Sub(d.At) < t.cfg.Grace ||
+			p.minus[0][f]+p.minus[1][f] > 0 {
+			continue // another's, or a tile gone from a rack: a plain discard
+		}
+		return candidate{act: game.Action{Seat: p.seat, Act: game.ActDiscard, Tiles: []tile.Face{f}, Rack: into}, seen: i, taken: -1, at: d.At}, true
+	}
+	return candidate{}, false
 }

@@ -139,7 +139,8 @@ func act(a game.Action, o game.Outcome) string { return a.String() + " " + strin
 // TestFlowerExchangeFromTheSensors: a flower taken from a rack and laid on the other, its
 // replacement standing in a rack, is a flower exchange, and not before the replacement stands
 // there; a replacement that is a flower, laid in the same go, is a second exchange; a flower
-// picked in play and laid before the rack settled is a draw and an exchange.
+// picked in play and laid before the rack settled is a draw and an exchange; a replacement
+// thrown before its rack settled is seen by the camera.
 func TestFlowerExchangeFromTheSensors(t *testing.T) {
 	flower := func(seat, rack int, repl string, to int) game.Action {
 		return game.Action{Seat: seat, Act: game.ActFlower, Rack: rack, Tiles: []tile.Face{face(repl)}, To: to}
@@ -183,6 +184,21 @@ func TestFlowerExchangeFromTheSensors(t *testing.T) {
 			act(flower(1, 2, "8D", 1), game.Applied)}
 		if !slices.Equal(acts(steps), want) {
 			t.Fatalf("played %v, want %v", acts(steps), want)
+		}
+	})
+	t.Run("replacement thrown at once", func(t *testing.T) {
+		ft, tr := wpTable(t)
+		// East lays the flower and throws its replacement as the first discard before
+		// rack 1 settles: the camera's reading is the evidence, once the racks are still.
+		steps := hands(ft, tr, 3*time.Second, take(0, 1, sim.In, "F"), put(0, 2, sim.On, "F"),
+			sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("9D")}})
+		want := []string{act(flower(0, 2, "9D", 1), game.Applied),
+			act(game.Action{Seat: 0, Act: game.ActDiscard, Tiles: []tile.Face{face("9D")}, Rack: 1}, game.Applied)}
+		if !slices.Equal(acts(steps), want) {
+			t.Fatalf("played %v, want %v", acts(steps), want)
+		}
+		if s := tr.State(); s.Turn != 1 || s.Phase != game.PhaseDraw || len(tr.Questions()) != 0 {
+			t.Fatalf("seat %d to %s, questions %v", s.Turn, s.Phase, tr.Questions())
 		}
 	})
 	t.Run("not a flower", func(t *testing.T) {
