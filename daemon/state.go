@@ -21,6 +21,9 @@ type State struct {
 	View      game.PublicView    `json:"view"`
 	Questions []track.Question   `json:"questions"`
 	Sensors   []track.SensorNote `json:"sensors"`
+	// WallPot is the session's wall-game pot waiting for the next first Mah Jongg, where the
+	// ruleset has one (wright-patterson-siamese), as of the last game finished.
+	WallPot *int `json:"wall_pot,omitempty"`
 }
 
 // State is the table's public state now. A question to one seat about its rack names its
@@ -29,7 +32,7 @@ type State struct {
 func (t *Table) State() State {
 	s := t.tracker.State()
 	st := State{Table: t.cfg.Table, Game: t.game, Seq: s.Seq, Seats: t.layout.names, Card: t.card.Name,
-		Waiting: t.waiting, View: s.PublicView(), Questions: []track.Question{}, Sensors: t.tracker.Sensors()}
+		Waiting: t.waiting, View: s.PublicView(), Questions: []track.Question{}, Sensors: t.tracker.Sensors(), WallPot: t.wallPot}
 	for _, q := range t.tracker.Questions() {
 		name := "anyone"
 		if q.Seat >= 0 && q.Seat < len(t.layout.names) {
