@@ -205,3 +205,27 @@ func TestSessionWallPot(t *testing.T) {
 		t.Fatalf("siamese: pot %v, %v", p, err)
 	}
 }
+
+// TestWrightPattersonExampleConfig: configs/sim-wp.yaml is a valid configuration of a
+// Wright-Patterson table whose card is the built-in limit list.
+func TestWrightPattersonExampleConfig(t *testing.T) {
+	b, err := configs.Files.ReadFile("sim-wp.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := ParseConfig("sim-wp.yaml", b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Check(); err != nil {
+		t.Fatal(err)
+	}
+	r, err := configs.LoadRuleset(c.Rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	card, err := configs.LoadCardFor(c.Card, r)
+	if err != nil || r.Name != "wright-patterson-siamese" || !card.Limits {
+		t.Fatalf("rules %s, card %q (limits %v): %v", r.Name, card.Name, card.Limits, err)
+	}
+}
