@@ -1,7 +1,9 @@
 package daemon
 
 import (
+	"bytes"
 	"fmt"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -227,5 +229,85 @@ func TestWrightPattersonExampleConfig(t *testing.T) {
 	card, err := configs.LoadCardFor(c.Card, r)
 	if err != nil || r.Name != "wright-patterson-siamese" || !card.Limits {
 		t.Fatalf("rules %s, card %q (limits %v): %v", r.Name, card.Name, card.Limits, err)
+	}
+}
+
+// TestWrightPattersonRestart: a Wright-Patterson daemon stopped during the flower exchange, or
+// in play with flowers laid, restarts to exactly the state its journal holds (the players lay
+// the table out again, flowers on their racks) and the game is played to its end with no fault
+// named, journaled and recorded.
+func TestWrightPattersonRestart(t *testing.T) {
+	dir := t.TempDir()
+	r := runSim(t, wpConfig(1, 0), dir)
+	if len(r.games) != 1 {
+		t.Fatalf("%d games", len(r.games))
+	}
+	r.d.close()
+	id := r.games[0].id
+	path := filepath.Join(dir, journal.GamesDir, id+journal.LogExt)
+	whole, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.SplitAfter(whole, []byte("\n"))
+	// lines[0] is the header; lines[i] the i-th act.
+	jg, err := journal.Load(path, journal.Sources{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	acts := jg.Actions
+	firstFlower, laterFlower := -1, -1
+	for a := range acts {
+		if acts[a].Act != game.ActFlower {
+			continue
+		}
+		if firstFlower < 0 {
+			firstFlower = a + 1
+		} else if acts[a-1].Act == game.ActDraw {
+			laterFlower = a + 1
+		}
+	}
+	if firstFlower < 0 || laterFlower < 0 {
+		t.Fatalf("the game laid no flower after the deal (%d) or in play (%d)", firstFlower, laterFlower)
+	}
+	for _, keep := range []int{firstFlower, laterFlower + 2} {
+		t.Run(fmt.Sprintf("after act %d", keep), func(t *testing.T) {
+			rdir := t.TempDir()
+			games := filepath.Join(rdir, journal.GamesDir)
+			if err := os.CopyFS(rdir, os.DirFS(dir)); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Remove(history.Path(rdir)); err != nil {
+				t.Fatal(err)
+			}
+			cut := bytes.Join(lines[:keep+1], nil)
+			rpath := filepath.Join(games, id+journal.LogExt)
+			if err := os.WriteFile(rpath, cut, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			want, err := journal.Read(rpath, bytes.NewReader(cut), journal.Sources{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, err := startDaemon(t, wpConfig(1, 0), rdir, newLogBuffer())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := d.table.Game(); got.Digest() != want.State.Digest() {
+				t.Fatalf("resumed at act %d, the journal holds %d", got.Seq, want.State.Seq)
+			}
+			if err := d.runFast(t.Context()); err != errDone {
+				t.Fatalf("the resumed game did not finish: %v", err)
+			}
+			g := d.table.Game()
+			if g.Result == nil || faultCount(g) != 0 {
+				t.Fatalf("the resumed game: result %+v, %d faults named: %+v", g.Result, faultCount(g), g.Warnings)
+			}
+			again, err := journal.Load(rpath, journal.Sources{})
+			if err != nil || again.State.Digest() != g.Digest() {
+				t.Fatalf("the journal after the restart: %v", err)
+			}
+			assertRecorded(t, rdir, id)
+		})
 	}
 }
