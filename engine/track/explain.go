@@ -73,11 +73,10 @@ func (t *Tracker) explain() []candidate {
 
 // explainSeat runs the matchers over one seat's picture.
 func (t *Tracker) explainSeat(p *seatPicture, usedSeen, usedTaken []bool, discardFirst bool) []candidate {
-	var out []candidate
+	out := t.flowerExchanges(p, usedSeen) // flowers.go: a flower gone is never a discard or a move
 	if discardFirst {
 		out = append(out, t.discards(p, usedSeen)...)
 	}
-	out = append(out, t.flowerExchanges(p, usedSeen)...) // flowers.go
 	out = append(out, t.moves(p)...)
 	out = append(out, t.calls(p, usedTaken)...)
 	out = append(out, t.exchanges(p)...)

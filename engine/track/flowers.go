@@ -78,7 +78,13 @@ func (t *Tracker) flowerExchanges(p *seatPicture, usedSeen []bool) []candidate {
 		}
 	}
 	if len(repl) < n {
-		return nil // a replacement is still on its way to a rack, or came from elsewhere
+		// A replacement is still on its way to a rack, or came from elsewhere (thrown before
+		// its rack settled, its face unnamed): the flowers laid and gone are this exchange's
+		// all the same, never a discard or a move; what stays unexplained is asked about.
+		p.onDelta[0], p.onDelta[1] = p.onDelta[0]-laid[0], p.onDelta[1]-laid[1]
+		p.onExtra[0][tile.Flower], p.onExtra[1][tile.Flower] = 0, 0
+		takeFlowers(p, gone)
+		return nil
 	}
 	first := t.readAt(p.seat, 1, On)
 	if at := t.readAt(p.seat, 2, On); laid[0] == 0 || (laid[1] > 0 && at.Before(first)) {
@@ -105,12 +111,17 @@ func (t *Tracker) flowerExchanges(p *seatPicture, usedSeen []bool) []candidate {
 			usedSeen[c.seen] = true
 		}
 	}
-	for r := 0; r < 2 && gone > 0; r++ {
-		x := min(int(p.minus[r][tile.Flower]), gone)
-		p.minus[r][tile.Flower] -= uint8(x)
-		gone -= x
-	}
+	takeFlowers(p, gone)
 	return out
+}
+
+// takeFlowers marks n flowers gone from the seat's racks as explained, rack 1 first.
+func takeFlowers(p *seatPicture, n int) {
+	for r := 0; r < 2 && n > 0; r++ {
+		x := min(int(p.minus[r][tile.Flower]), n)
+		p.minus[r][tile.Flower] -= uint8(x)
+		n -= x
+	}
 }
 
 // thrownReplacement: the seat to play took its replacement and threw it before its rack

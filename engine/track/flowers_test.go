@@ -201,6 +201,17 @@ func TestFlowerExchangeFromTheSensors(t *testing.T) {
 			t.Fatalf("seat %d to %s, questions %v", s.Turn, s.Phase, tr.Questions())
 		}
 	})
+	t.Run("replacement thrown unnamed", func(t *testing.T) {
+		ft, tr := wpTable(t)
+		// The same, but the camera cannot name the tile: the flower gone is not taken for the
+		// discard; the players are asked.
+		ft.noise.Unknown = 1
+		steps := hands(ft, tr, 10*time.Second, take(0, 1, sim.In, "F"), put(0, 2, sim.On, "F"),
+			sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("9D")}})
+		if len(steps) != 0 || len(tr.Questions()) == 0 {
+			t.Fatalf("played %v, asked %v", acts(steps), tr.Questions())
+		}
+	})
 	t.Run("not a flower", func(t *testing.T) {
 		ft, tr := wpTable(t)
 		// A 1B laid on the rack where a flower should lie: no exchange, a question.
