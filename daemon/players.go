@@ -39,6 +39,7 @@ type players struct {
 
 	truth   *sim.Game
 	ops     []sim.Op // the movements of the act under way
+	act     game.Act // the act under way
 	undo    []sim.Op // the movements that put back an act the referee refuses, once it has
 	game    string   // the table's game the players are playing
 	games   int      // games begun
@@ -77,8 +78,9 @@ func (p *players) sitDown(t *Table) error {
 const refusedPause = 3 * time.Second
 
 // step does the next movement at now, telling the table what the players say. It reports how
-// long the movement takes (the pace, longer after a draw: a player looks at the tile), and
-// done once the configured number of games has been played.
+// long the movement takes (the pace, longer once a tile from the wall is racked, by a draw or
+// as a flower's replacement: a player looks at the tile), and done once the configured number
+// of games has been played.
 func (p *players) step(t *Table, now time.Time, say func(track.Command) error) (time.Duration, bool, error) {
 	pace := p.cfg.Pace.D()
 	switch {
@@ -124,13 +126,13 @@ func (p *players) step(t *Table, now time.Time, say func(track.Command) error) (
 		if !ok {
 			return pace, false, nil // over: the table finishes it and waits for the racks to clear
 		}
-		p.ops, p.undo = turn.Ops, turn.Undo
-		if turn.Act.Act == game.ActDraw || turn.Act.Act == game.ActDeal {
-			pace += 2 * p.cfg.Pace.D()
-		}
+		p.ops, p.undo, p.act = turn.Ops, turn.Undo, turn.Act.Act
 	}
 	o := p.ops[0]
 	p.ops = p.ops[1:]
+	if len(p.ops) == 0 && (p.act == game.ActDraw || p.act == game.ActDeal || p.act == game.ActFlower) {
+		pace += 2 * p.cfg.Pace.D() // a tile from the wall racked: the player looks at it
+	}
 	return pace, false, p.handle(o, now, say)
 }
 
