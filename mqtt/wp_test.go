@@ -33,3 +33,28 @@ func TestPublicFlowerAndRoll(t *testing.T) {
 		t.Fatalf("roll in public: %+v", roll)
 	}
 }
+
+// TestParseRollAndFlowerCommands: the acts a Wright-Patterson table enters by hand, as the
+// seat view sends them, reach the tracker as that seat's acts.
+func TestParseRollAndFlowerCommands(t *testing.T) {
+	for _, tc := range []struct {
+		seat    int
+		payload string
+		want    game.Action
+	}{
+		{1, `{"kind":"act","action":{"act":"roll","for":"east","dice":[5]}}`, game.Action{Seat: 1, Act: game.ActRoll, For: "east", Dice: []int{5}}},
+		{0, `{"kind":"act","action":{"act":"roll","for":"prevailing","dice":[4]}}`, game.Action{Seat: 0, Act: game.ActRoll, For: "prevailing", Dice: []int{4}}},
+		{0, `{"kind":"act","action":{"act":"flower","tiles":["7d"],"rack":2}}`, game.Action{Seat: 0, Act: game.ActFlower, Tiles: []tile.Face{tile.Number(tile.Dots, 7)}, Rack: 2}},
+	} {
+		c, _, err := ParseCommand(tc.seat, []byte(tc.payload), at)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.payload, err)
+		}
+		if c.Kind != track.CmdAct || c.Action == nil || c.Action.String() != tc.want.String() {
+			t.Errorf("%s: got %+v, want %v", tc.payload, c.Action, tc.want)
+		}
+	}
+	if _, _, err := ParseCommand(0, []byte(`{"kind":"act","action":{"act":"roll","for":"east","dice":[7]}}`), at); err == nil {
+		t.Error("a die of 7 was taken")
+	}
+}
