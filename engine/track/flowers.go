@@ -15,8 +15,9 @@ import (
 // flowers laid, fewer gone from the racks, and one new tile standing for each flower gone. A
 // flower picked in play and laid before its rack settled shows no flower gone: it was drawn.
 
-// flowerExchanges explains flowers newly lying on the seat's racks as flower exchanges; it
-// leaves the picture alone until every replacement stands in a rack.
+// flowerExchanges explains flowers newly lying on the seat's racks as flower exchanges. Until
+// every replacement stands in a rack (or was seen thrown) it plays nothing, but keeps the
+// flowers laid and gone from the other matchers, so a flower is never taken for a discard.
 func (t *Tracker) flowerExchanges(p *seatPicture, usedSeen []bool) []candidate {
 	s := &t.state
 	if !s.Rules.FlowerWall || s.WallLeft == 0 {
