@@ -81,8 +81,8 @@ func faultCount(s game.State) int {
 	return len(seqs)
 }
 
-// sameGame compares the tracked game with the played one: every rack, exposure and discard,
-// and the result.
+// sameGame compares the tracked game with the played one: every rack, exposure, flower laid
+// and discard, the rolls, and the result.
 func sameGame(a, b game.State) error {
 	for i := range a.Seats {
 		for r := range a.Seats[i].Racks {
@@ -90,7 +90,13 @@ func sameGame(a, b game.State) error {
 			if ra.Concealed != rb.Concealed || len(ra.Exposures) != len(rb.Exposures) || ra.Dead != rb.Dead {
 				return fmt.Errorf("seat %d rack %d: tracked %v %v %q, played %v %v %q", i, r+1, ra.Concealed, ra.Exposures, ra.Dead, rb.Concealed, rb.Exposures, rb.Dead)
 			}
+			if ra.Flowers != rb.Flowers {
+				return fmt.Errorf("seat %d rack %d: %d flowers tracked, %d laid", i, r+1, ra.Flowers, rb.Flowers)
+			}
 		}
+	}
+	if a.EastRoll != b.EastRoll || a.Prevailing != b.Prevailing {
+		return fmt.Errorf("rolls: tracked %v and %d for the prevailing wind, played %v and %d", a.EastRoll, a.Prevailing, b.EastRoll, b.Prevailing)
 	}
 	if !slices.Equal(a.Discards, b.Discards) {
 		return fmt.Errorf("discards: tracked %v, played %v", a.Discards, b.Discards)

@@ -91,7 +91,7 @@ sim:
 // FuzzParseConfig: any bytes give a configuration or an error, never a panic, and a
 // configuration accepted passes its own check.
 func FuzzParseConfig(f *testing.F) {
-	for _, name := range []string{"sim.yaml"} {
+	for _, name := range []string{"sim.yaml", "sim-wp.yaml"} {
 		b, err := configs.Files.ReadFile(name)
 		if err != nil {
 			f.Fatal(err)

@@ -41,6 +41,7 @@ type players struct {
 
 	truth   *sim.Game
 	ops     []sim.Op // the movements of the act under way
+	act     game.Act // the act under way
 	undo    []sim.Op // the movements that put back an act the referee refuses, once it has
 	game    string   // the table's game the players are playing
 	games   int      // games begun
@@ -84,8 +85,9 @@ func (p *players) sitDown(t *Table) error {
 const refusedPause = 3 * time.Second
 
 // step does the next movement at now, telling the table what the players say. It reports how
-// long the movement takes (the pace, longer after a draw: a player looks at the tile), and
-// done once the configured number of games has been played.
+// long the movement takes (the pace, longer once a tile from the wall is racked, by a draw or
+// as a flower's replacement: a player looks at the tile), and done once the configured number
+// of games has been played.
 func (p *players) step(t *Table, now time.Time, say func(track.Command) error) (time.Duration, bool, error) {
 	pace := p.cfg.Pace.D()
 	switch {
@@ -150,13 +152,13 @@ func (p *players) step(t *Table, now time.Time, say func(track.Command) error) (
 			}
 			return pace, false, nil
 		}
-		p.ops, p.undo = turn.Ops, turn.Undo
-		if turn.Act.Act == game.ActDraw || turn.Act.Act == game.ActDeal {
-			pace += 2 * p.cfg.Pace.D()
-		}
+		p.ops, p.undo, p.act = turn.Ops, turn.Undo, turn.Act.Act
 	}
 	o := p.ops[0]
 	p.ops = p.ops[1:]
+	if len(p.ops) == 0 && (p.act == game.ActDraw || p.act == game.ActDeal || p.act == game.ActFlower) {
+		pace += 2 * p.cfg.Pace.D() // a tile from the wall racked: the player looks at it
+	}
 	return pace, false, p.handle(o, now, say)
 }
 
@@ -175,8 +177,11 @@ func (p *players) handle(o sim.Op, now time.Time, say func(track.Command) error)
 		p.eyes.Show(o.Kind == sim.Discard, o.Tiles[0], now)
 	case sim.Say:
 		c := track.Command{Seat: o.Seat, Kind: track.CmdMahJongg, Rack: o.Rack, At: now}
-		if o.Command == "wall_game" {
+		switch o.Command {
+		case "wall_game":
 			c.Kind = track.CmdWallGame
+		case "act": // what no sensor sees (a roll of the die), entered on the display or a phone
+			c.Kind, c.Rack, c.Action = track.CmdAct, 0, o.Act
 		}
 		if say != nil {
 			if err := say(c); err != nil {

@@ -20,8 +20,17 @@ import (
 // not face up on the table at that point of the game (checked on every message against the
 // game replayed from its journal).
 func TestDisplayNeverReceivesAConcealedTile(t *testing.T) {
+	displayNeverReceivesAConcealedTile(t, fastConfig(1, 0.02))
+}
+
+// TestWrightPattersonDisplayNeverReceivesAConcealedTile: the same on a Wright-Patterson table,
+// where a flower exchange shows the flower laid, never its replacement.
+func TestWrightPattersonDisplayNeverReceivesAConcealedTile(t *testing.T) {
+	displayNeverReceivesAConcealedTile(t, wpConfig(1, 0.02))
+}
+
+func displayNeverReceivesAConcealedTile(t *testing.T, cfg Config) {
 	dir := t.TempDir()
-	cfg := fastConfig(1, 0.02)
 	b := startTableBroker(t, dir, cfg.Table)
 	cfg.MQTT = MQTTConfig{Broker: b.url, Queue: 1 << 16}
 	display := collect(t, b.url, mqtt.DisplayUser, b.creds.Display, "#")
@@ -96,8 +105,9 @@ func strictJSON(t *testing.T, m message, v any) {
 }
 
 // faceUp is what was face up in each game after each act: the discards, the exposures, the
-// tiles of declared Mah Jonggs and every tile named aloud, cumulated (a tile once shown
-// stays known); index -1 is everything the game ever showed.
+// tiles of declared Mah Jonggs, the flowers laid on the racks and every tile named aloud (the
+// prevailing wind too), cumulated (a tile once shown stays known); index -1 is everything the
+// game ever showed.
 type faceUp map[string]map[int]map[tile.Face]bool
 
 func faceUpByAct(t *testing.T, dir string) faceUp {
@@ -128,6 +138,12 @@ func faceUpByAct(t *testing.T, dir string) faceUp {
 			}
 			if a.Named != nil {
 				seen[*a.Named] = true
+			}
+			if a.Act == game.ActFlower {
+				seen[tile.Flower] = true // laid face up; its replacement is concealed
+			}
+			if w := s.PrevailingWind(); w != tile.NoFace {
+				seen[w] = true // the prevailing wind, named aloud (no tile)
 			}
 			for _, f := range s.Discards {
 				seen[f] = true

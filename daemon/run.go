@@ -142,7 +142,7 @@ func (d *daemon) build() (err error) {
 	if err != nil {
 		return fmt.Errorf("daemon: rules: %w", err)
 	}
-	card, err := configs.LoadCard(d.cfg.Card)
+	card, err := configs.LoadCardFor(d.cfg.Card, rules)
 	if err != nil {
 		return fmt.Errorf("daemon: card: %w", err)
 	}

@@ -25,6 +25,9 @@ type State struct {
 	// Observed is when the observation that played the latest act reached the table (wall
 	// clock): a display measures its own delay from it, end to end.
 	Observed *time.Time `json:"observed,omitempty"`
+	// WallPot is the session's wall-game pot waiting for the next first Mah Jongg, where the
+	// ruleset has one (wright-patterson-siamese), as of the last game finished.
+	WallPot *int `json:"wall_pot,omitempty"`
 }
 
 // State is the table's public state now. A question to one seat about its rack names its
@@ -33,7 +36,7 @@ type State struct {
 func (t *Table) State() State {
 	s := t.tracker.State()
 	st := State{Table: t.cfg.Table, Game: t.game, Seq: s.Seq, Seats: t.layout.names, Card: t.card.Name,
-		Waiting: t.waiting, View: s.PublicView(), Questions: []track.Question{}, Sensors: t.tracker.Sensors()}
+		Waiting: t.waiting, View: s.PublicView(), Questions: []track.Question{}, Sensors: t.tracker.Sensors(), WallPot: t.wallPot}
 	if !t.observed.IsZero() {
 		o := t.observed
 		st.Observed = &o

@@ -34,6 +34,7 @@ type Table struct {
 	waiting bool
 	latest  map[string]rack.Snapshot // hardware rack zone -> its latest settled snapshot
 	played  int                      // games finished since the daemon started
+	wallPot *int                     // the session's wall-game pot waiting (sessionWallPot)
 	resumed bool                     // the game in play was resumed from its journal
 	now     time.Time                // the time of the latest event
 
@@ -67,6 +68,9 @@ func openTable(cfg Config, dataDir string, d tableDeps, now time.Time, log *slog
 	t := &Table{cfg: cfg, log: log, rules: d.rules, card: d.card, layout: d.layout, dir: dir, history: history.Path(dataDir), latest: map[string]rack.Snapshot{}}
 	done, err := t.recordedGames()
 	if err != nil {
+		return nil, err
+	}
+	if t.wallPot, err = t.sessionWallPot(now); err != nil {
 		return nil, err
 	}
 	open, over, err := dir.Unrecorded(done)
@@ -304,6 +308,11 @@ func (t *Table) finish() error {
 	if err := t.record(g, t.now); err != nil {
 		return err
 	}
+	pot, err := t.sessionWallPot(t.now)
+	if err != nil {
+		return err
+	}
+	t.wallPot = pot
 	t.played++
 	t.waiting = true
 	t.log.Info("game over", "game", t.game, "reason", s.Result.Reason, "scores", s.Result.Scores)

@@ -39,7 +39,9 @@ type Event struct {
 }
 
 // PublicAct is an act as anyone at the table sees it: what was drawn, dealt or moved between a
-// player's racks is concealed, so those acts carry a count instead of tiles.
+// player's racks is concealed, so those acts carry a count instead of tiles. A flower exchange
+// shows the flower laid face up (F); its replacement from the flower wall is concealed, like a
+// draw, and counted.
 type PublicAct struct {
 	Seat     int            `json:"seat"`
 	Act      game.Act       `json:"act"`
@@ -52,6 +54,7 @@ type PublicAct struct {
 	Target   *game.Target   `json:"target,omitempty"`
 	Rivals   []game.Rival   `json:"rivals,omitempty"`
 	Both     bool           `json:"both,omitempty"`
+	Dice     []int          `json:"dice,omitempty"` // a roll's die (rolls)
 	Source   string         `json:"source"`
 	Outcome  game.Outcome   `json:"outcome"`
 	Verdicts []game.Verdict `json:"verdicts"`
@@ -61,13 +64,15 @@ type PublicAct struct {
 func PublicStep(st track.Step) PublicAct {
 	a := st.Action
 	p := PublicAct{Seat: a.Seat, Act: a.Act, Rack: a.Rack, To: a.To, For: a.For, Named: a.Named, Target: a.Target,
-		Rivals: a.Rivals, Both: a.Both, Source: st.Source, Outcome: game.OutcomeOf(st.Verdicts), Verdicts: st.Verdicts}
+		Rivals: a.Rivals, Both: a.Both, Dice: a.Dice, Source: st.Source, Outcome: game.OutcomeOf(st.Verdicts), Verdicts: st.Verdicts}
 	if p.Verdicts == nil {
 		p.Verdicts = []game.Verdict{}
 	}
 	switch a.Act {
 	case game.ActDeal, game.ActDraw, game.ActMove:
 		p.Count = len(a.Tiles)
+	case game.ActFlower:
+		p.Tiles, p.Count = []tile.Face{tile.Flower}, len(a.Tiles)
 	default:
 		p.Tiles = a.Tiles
 	}

@@ -41,9 +41,10 @@ type Game struct {
 	// FaultRate is the chance, per turn, that the player to play breaks a rule on purpose.
 	FaultRate float64
 
-	wall []tile.Face
-	rng  *rand.Rand
-	log  []game.Action
+	wall  []tile.Face
+	rng   *rand.Rand
+	log   []game.Action
+	rolls []game.Action // rolls for East still to enter (rolls)
 }
 
 // NewGame shuffles a wall and seats virtual players.
@@ -90,6 +91,12 @@ func (g *Game) Next() (Turn, bool) {
 // choose decides the next act, and names the rule it breaks on purpose, if any.
 func (g *Game) choose() (game.Action, string) {
 	s := &g.State
+	if a, ok := g.rollNext(); ok {
+		return a, ""
+	}
+	if a, ok := g.flowerNext(); ok {
+		return a, ""
+	}
 	if s.Phase == game.PhaseDeal {
 		if !dealt(s) {
 			return g.dealNext(), ""
@@ -362,6 +369,9 @@ func Layout(s *game.State) []Op {
 			}
 			for _, e := range rk.Exposures {
 				ops = append(ops, Op{Kind: Put, Place: Place{i, r, On}, Tiles: e.Tiles})
+			}
+			for n := 0; n < rk.Flowers; n++ {
+				ops = append(ops, Op{Kind: Put, Place: Place{i, r, On}, Tiles: []tile.Face{tile.Flower}})
 			}
 		}
 	}

@@ -36,7 +36,7 @@ const (
 	Take                      // tiles taken from a rack zone
 	Discard                   // a tile laid in the discard area
 	TakeDiscard               // the last discard taken from the discard area
-	Say                       // a player's command (Mah Jongg, wall game)
+	Say                       // a player's command (Mah Jongg, wall game, an act entered by hand)
 )
 
 // Op is one physical handling of tiles, or a player saying something.
@@ -44,10 +44,12 @@ type Op struct {
 	Kind  OpKind
 	Place Place
 	Tiles []tile.Face
-	// Command, for Say: "mahjong" with Rack (0: both), or "wall_game".
+	// Command, for Say: "mahjong" with Rack (0: both), "wall_game", or "act" with Act (what
+	// no sensor sees, such as a roll of the die, entered on the display or a phone).
 	Command string
 	Seat    int
 	Rack    int
+	Act     *game.Action
 }
 
 func (o Op) String() string {
@@ -128,6 +130,11 @@ func Handle(s *game.State, a game.Action) []Op {
 		return []Op{{Kind: Take, Place: on(t.Rack), Tiles: fs}, {Kind: Put, Place: on(3 - t.Rack), Tiles: fs}}
 	case game.ActWallEnd:
 		return []Op{{Kind: Say, Seat: a.Seat, Command: "wall_game"}}
+	case game.ActFlower:
+		return flowerOps(s, a)
+	case game.ActRoll:
+		act := a
+		return []Op{{Kind: Say, Seat: a.Seat, Command: "act", Act: &act}}
 	}
 	return nil
 }

@@ -39,8 +39,11 @@
     ev.preventDefault();
     const faces = $('act-tiles').value.trim().split(/[\s,]+/).filter(Boolean).map(f => f.toUpperCase());
     const rack = Number($('act-rack').value);
-    const action = { act: $('act-kind').value, tiles: faces, rack };
-    if (action.act === 'move') action.to = 3 - rack;
+    const kind = $('act-kind').value;
+    let action = { act: kind, tiles: faces, rack };
+    if (kind === 'move') action.to = 3 - rack;
+    // Dice are seen by no sensor: a roll (rulesets that record them) is entered here.
+    if (kind.startsWith('roll-')) action = { act: 'roll', for: kind.slice(5), dice: [Number(faces[0])] };
     send({ kind: 'act', action });
   });
 

@@ -8,7 +8,7 @@
   const $ = id => document.getElementById(id);
   // window.siamese is what tests and the latency bench read: the state shown and when each
   // sequence number was drawn.
-  const shown = window.siamese = { state: null, drawn: [], spoken: [], status: '' };
+  const shown = window.siamese = { state: null, drawn: [], spoken: [], status: '', events: [], results: [] };
   let speech = localStorage.getItem('speech') !== 'off';
 
   function setSpeech(on) {
@@ -32,8 +32,10 @@
     shown.state = st;
     const v = st.view;
     $('title').textContent = 'Siamese Table — ' + st.table;
-    $('info').textContent = v.rules + ' · ' + st.card + ' · act ' + st.seq;
+    $('info').textContent = v.rules + ' · ' + st.card + ' · act ' + st.seq +
+      (v.prevailing ? ' · prevailing wind ' + (v.prevailing === 'E' ? 'East' : 'West') : '');
     $('wall').textContent = v.wall_left;
+    $('pot').textContent = st.wall_pot !== undefined ? 'wall-game pot ' + pointsText(v, st.wall_pot) : '';
     const over = v.phase === 'over';
     $('turn').textContent = over ? (st.waiting ? 'Game over — clear the racks for the next game' : 'Game over')
       : (st.seats[v.turn] || ('seat ' + v.turn)) + ' to ' + v.phase;
@@ -70,7 +72,7 @@
       const box = el('div', 'seat' + (v.turn === i && v.phase !== 'over' ? ' turn' : '') + (s.live ? '' : ' stopped'));
       box.dataset.seat = i;
       const head = el('div', 'seat-head');
-      head.append(el('span', 'name', st.seats[i]), el('span', 'score', String(v.scores[i])));
+      head.append(el('span', 'name', st.seats[i]), el('span', 'score', pointsText(v, v.scores[i])));
       box.append(head);
       s.racks.forEach((r, k) => {
         const rack = el('div', 'rack' + (r.dead ? ' dead' : ''));
@@ -80,7 +82,17 @@
         standing.title = r.concealed + ' tiles standing';
         rack.append(standing);
         r.exposures.forEach(e => rack.append(tiles(e.tiles, 'exposed' + (e.killed ? ' killed' : ''))));
-        if (r.mahjong) rack.append(el('span', 'badge mahjong', 'Mah Jongg ' + r.mahjong.hand + ' · ' + r.mahjong.points));
+        if (r.flowers) {
+          const fl = tiles(Array(r.flowers).fill('F'), 'flower');
+          fl.classList.add('flowers');
+          fl.title = r.flowers + (r.flowers === 1 ? ' flower' : ' flowers') + ' laid on the rack';
+          rack.append(fl);
+        }
+        if (r.mahjong) {
+          const m = r.mahjong;
+          rack.append(el('span', 'badge mahjong', 'Mah Jongg ' + m.hand + ' · ' +
+            (m.limit ? LIMITS[m.limit] + ' limit · ' + m.value : m.points)));
+        }
         if (r.dead) rack.append(el('span', 'badge dead', 'dead: ' + r.dead));
         box.append(rack);
       });
@@ -88,18 +100,82 @@
     }));
   }
 
+  // last is the latest game over, from its game_over verdict or its state: a table clears its
+  // racks and the next game begins at once, so the result stays shown as the last game's.
+  let last = null;
+
   function renderResult(st) {
-    const r = st.view.result;
+    const now = st.view.result;
+    if (now) keepResult(st.game, now);
     $('result').replaceChildren();
+    const r = now || (last && last.result);
     if (!r) return;
     const d = el('div', 'result');
-    d.append(el('h2', '', 'Result: ' + r.reason.replace(/_/g, ' ')));
-    r.scores.forEach((s, i) => d.append(el('div', '', st.seats[i] + ': ' + s)));
+    d.append(el('h2', '', (now ? 'Result: ' : 'Last game: ') + r.reason.replace(/_/g, ' ')));
+    const v = st.view;
+    const name = i => st.seats[i] || 'seat ' + i;
+    r.scores.forEach((s, i) => d.append(el('div', 'result-score', name(i) + ': ' + pointsText(v, s))));
+    (r.paid_at_once || []).forEach(p => d.append(el('div', 'payout paid',
+      name(p.from) + ' paid ' + name(p.to) + ' ' + pointsText(v, p.points) + ' at once')));
+    (r.payouts || []).forEach(p => d.append(el('div', 'payout',
+      name(p.from) + ' pays ' + name(p.to) + ' ' + pointsText(v, p.points))));
+    if (r.wall_pot && r.wall_pot.paid_in) d.append(el('div', 'payout', 'each player pays ' + pointsText(v, r.wall_pot.paid_in) + ' into the wall-game pot'));
+    if (r.wall_pot && r.wall_pot.taker !== undefined) d.append(el('div', 'payout', name(r.wall_pot.taker) + ' takes the wall-game pot'));
     $('result').append(d);
+    if (!shown.results.some(x => x.game === (now ? st.game : last.game))) {
+      shown.results.push({ game: now ? st.game : last.game, reason: r.reason,
+        lines: [...d.querySelectorAll('.result-score, .payout')].map(x => x.textContent) });
+    }
+  }
+
+  function keepResult(game, result) {
+    if (!last || last.game !== game) last = { game, result };
+  }
+
+  const LIMITS = ['', 'single', 'double', 'triple'];
+
+  // pointsText writes points, and on a table that pays limits also what they are in limits
+  // (the single limit's points make one): "1500 · 3 limits".
+  function pointsText(v, points) {
+    const unit = v.limits && v.limits[0];
+    if (!unit) return String(points);
+    const n = Math.round(points / unit * 100) / 100;
+    return points + ' · ' + n + (Math.abs(n) === 1 ? ' limit' : ' limits');
+  }
+
+  // tell adds a line to the table's events: flowers exchanged, bouquets, rolls.
+  function tell(kind, text) {
+    shown.events.push({ kind, text });
+    if (shown.events.length > 200) shown.events.splice(0, 100);
+    const list = $('events');
+    const quiet = list.querySelector('.quiet');
+    if (quiet) quiet.remove();
+    list.prepend(el('div', 'event ' + kind, text));
+    while (list.children.length > 8) list.lastChild.remove();
+  }
+
+  function onAct(a) {
+    const st = shown.state;
+    const name = i => (st && st.seats[i]) || 'seat ' + i;
+    if (a.act === 'discard' && a.tiles && a.tiles.length) announce(a.tiles[0]);
+    if (a.outcome === 'refused') return;
+    if (a.act === 'flower') tell('flower', name(a.seat) + ' laid a flower on rack ' + a.rack + ' and drew a replacement from the flower wall');
+    if (a.act === 'roll' && a.for === 'east') tell('roll', name(a.seat) + ' rolled ' + a.dice[0] + ' for East');
+    if (a.act === 'roll' && a.for === 'prevailing') {
+      tell('roll', name(a.seat) + ' rolled ' + a.dice[0] + ' for the prevailing wind: ' + (a.dice[0] % 2 === 0 ? 'East' : 'West'));
+    }
+    a.verdicts.filter(x => x.kind === 'bouquet').forEach(x => tell('bouquet',
+      'Bouquet! ' + name(x.seat) + ', rack ' + x.rack + ': ' + (st ? pointsText(st.view, x.points) : x.points) + ' paid at once'));
   }
 
   function onEvent(e) {
-    if (e.type === 'act' && e.act.act === 'discard' && e.act.tiles && e.act.tiles.length) announce(e.act.tiles[0]);
+    if (e.type !== 'act' || !e.act) return;
+    onAct(e.act);
+    const over = e.act.verdicts.find(x => x.kind === 'game_over' && x.result);
+    if (over) {
+      keepResult(e.game, over.result);
+      if (shown.state) renderResult(shown.state);
+    }
   }
 
   function onMessage(topic, msg) {

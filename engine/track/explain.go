@@ -75,7 +75,7 @@ func (t *Tracker) explain() []candidate {
 
 // explainSeat runs the matchers over one seat's picture.
 func (t *Tracker) explainSeat(p *seatPicture, usedSeen, usedTaken []bool, discardFirst bool) []candidate {
-	var out []candidate
+	out := t.flowerExchanges(p, usedSeen) // flowers.go: a flower gone is never a discard or a move
 	if discardFirst {
 		out = append(out, t.discards(p, usedSeen)...)
 	}

@@ -29,6 +29,7 @@ func expected(s *game.State) [][2]expect {
 					e.on[f]++
 				}
 			}
+			e.on[tile.Flower] += uint8(rk.Flowers) // flowers laid on the rack lie on it too
 			if p := s.Pending; p != nil && p.Seat == i && p.Rack == r+1 && e.in[p.Tile] > 0 {
 				// The tile called for Mah Jongg lies on the rack (NMJL tournament rule 10).
 				e.in[p.Tile]--

@@ -145,7 +145,7 @@ const orderWindow = 700 * time.Millisecond
 
 // bestOrder is the order in which to play cands: the order their evidence was read in where it
 // is far enough apart to tell, and otherwise the order that plays the most acts with the fewest
-// faults; ties go to the natural order of a turn (deals, calls, draws, exchanges, fixes, moves,
+// faults; ties go to the natural order of a turn (deals, calls, draws, flowers, exchanges, fixes, moves,
 // discards).
 func (t *Tracker) bestOrder(cands []candidate) []int {
 	natural := make([]int, len(cands))
@@ -218,7 +218,7 @@ func (t *Tracker) score(cands []candidate, order []int) orderScore {
 }
 
 func actRank(a game.Act) int {
-	return slices.Index([]game.Act{game.ActDeal, game.ActCall, game.ActDraw, game.ActExchange, game.ActFixRack, game.ActMove, game.ActDiscard}, a)
+	return slices.Index([]game.Act{game.ActDeal, game.ActCall, game.ActDraw, game.ActFlower, game.ActExchange, game.ActFixRack, game.ActMove, game.ActDiscard}, a)
 }
 
 // permute calls f with every permutation of p (Heap's algorithm), leaving p permuted.

@@ -79,11 +79,14 @@ func (ft *fakeTable) do(o sim.Op) {
 		d := DiscardReading{Seen: o.Kind == sim.Discard, Face: o.Tiles[0], Known: ft.rng.Float64() >= ft.noise.Unknown}
 		ft.push(ft.now.Add(300*time.Millisecond+ft.jitter()), d)
 	case sim.Say:
-		kind := CmdMahJongg
-		if o.Command == "wall_game" {
-			kind = CmdWallGame
+		c := Command{Seat: o.Seat, Kind: CmdMahJongg, Rack: o.Rack}
+		switch o.Command {
+		case "wall_game":
+			c.Kind = CmdWallGame
+		case "act": // entered by hand: a roll of the die
+			c.Kind, c.Rack, c.Action = CmdAct, 0, o.Act
 		}
-		ft.push(ft.now, Command{Seat: o.Seat, Kind: kind, Rack: o.Rack})
+		ft.push(ft.now, c)
 	}
 }
 

@@ -21,13 +21,16 @@ func loadRules(t testing.TB, spec string) *game.Ruleset {
 	return r
 }
 
-func loadCard(t testing.TB) *card.Card {
+func loadCard(t testing.TB) *card.Card { return loadCardFile(t, "example.yaml") }
+
+// loadCardFile loads a card from configs/cards.
+func loadCardFile(t testing.TB, name string) *card.Card {
 	t.Helper()
-	data, err := os.ReadFile("../../configs/cards/example.yaml")
+	data, err := os.ReadFile("../../configs/cards/" + name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := card.Parse("example.yaml", data)
+	c, err := card.Parse(name, data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +48,13 @@ type played struct {
 // (and the players' spoken commands).
 func playTracked(t testing.TB, spec string, seed uint64, faults float64, noise tableNoise) played {
 	t.Helper()
-	r, c := loadRules(t, spec), loadCard(t)
+	return playTrackedCard(t, spec, loadCard(t), seed, faults, noise)
+}
+
+// playTrackedCard is playTracked with a card of one's own (a limit list).
+func playTrackedCard(t testing.TB, spec string, c *card.Card, seed uint64, faults float64, noise tableNoise) played {
+	t.Helper()
+	r := loadRules(t, spec)
 	g := sim.NewGame(r, c, seed, faults)
 	ft := newFakeTable(seed, noise)
 	cfg := DefaultConfig()
