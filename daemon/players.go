@@ -3,8 +3,6 @@ package daemon
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"strings"
 	"time"
 
 	"github.com/siamesetable/siamesed/engine/card"
@@ -136,13 +134,6 @@ func (p *players) step(t *Table, now time.Time, say func(track.Command) error) (
 			}
 			if p.cfg.Fast && now.Sub(p.overAt) > stallAfter {
 				g, played := t.Game(), p.truth.Log()
-				if f := os.Getenv("ZZ_STALL_DUMP"); f != "" {
-					var b strings.Builder
-					for _, a := range played {
-						b.WriteString(a.String() + "\n")
-					}
-					os.WriteFile(f, []byte(b.String()), 0o644)
-				}
 				var qs []string
 				for _, q := range t.tracker.Questions() {
 					qs = append(qs, q.Text)

@@ -3,6 +3,7 @@ package track
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/siamesetable/siamesed/engine/game"
 	"github.com/siamesetable/siamesed/engine/tile"
@@ -193,7 +194,7 @@ func (t *Tracker) owe(a game.Action) {
 			t.owedTaken++
 		}
 	case game.ActDiscard:
-		if i := t.seenEvent(a.Tiles[0], make([]bool, len(t.seen)), t.now, false); i >= 0 {
+		if i := t.seenEvent(a.Tiles[0], make([]bool, len(t.seen)), t.now, false, time.Time{}); i >= 0 {
 			t.seen = dropIndexes(t.seen, []int{i})
 		} else {
 			t.owedSeen++

@@ -363,7 +363,13 @@ func (t *Tracker) discards(p *seatPicture, usedSeen []bool) []candidate {
 	for r := 1; r <= 2; r++ {
 		for f := tile.Face(0); f < tile.NumFaces; f++ {
 			for p.minus[r-1][f] > 0 {
-				i := t.seenEvent(f, usedSeen, t.readAt(p.seat, r, In), p.seat != t.state.Turn)
+				// An unnamed arrival long before the tile left the rack was another tile (one
+				// drawn and thrown at once, perhaps): it is asked about, not taken for this one.
+				var notBefore time.Time
+				if left := t.departedAt(p.seat, r, In, f); !left.IsZero() {
+					notBefore = left.Add(-arrivalSlack)
+				}
+				i := t.seenEvent(f, usedSeen, t.readAt(p.seat, r, In), p.seat != t.state.Turn, notBefore)
 				if i < 0 {
 					break
 				}
@@ -388,15 +394,22 @@ func (t *Tracker) discards(p *seatPicture, usedSeen []bool) []candidate {
 	return out
 }
 
+// arrivalSlack is how much earlier than its rack read it gone a discarded tile may be seen
+// arriving: the rack's reading lags the hand (a poll, a tag slow to drop out).
+const arrivalSlack = 500 * time.Millisecond
+
 // seenEvent finds the unused camera arrival that matches a tile of face f gone from a rack
 // around near: one read as f, else one the camera could not name (no more than AskAfter from
-// near), the closest in time. For a seat that is not to play, latest takes the latest arrival
+// near, and not before unnamedNotBefore), the closest in time. For a seat that is not to play, latest takes the latest arrival
 // read as f instead: its discard comes after the turn of the seat to play, which may have
 // thrown a tile of the same face that no rack shows (drawn and thrown at once).
-func (t *Tracker) seenEvent(f tile.Face, used []bool, near time.Time, latest bool) int {
+func (t *Tracker) seenEvent(f tile.Face, used []bool, near time.Time, latest bool, unnamedNotBefore time.Time) int {
 	best, bestKnown := -1, false
 	var bestGap time.Duration
 	for i, d := range t.seen {
+		if !d.Known && d.At.Before(unnamedNotBefore) {
+			continue
+		}
 		if latest && d.Known && d.Face == f && !used[i] {
 			if best < 0 || !bestKnown || d.At.After(t.seen[best].At) {
 				best, bestKnown = i, true

@@ -59,13 +59,17 @@ type Tracker struct {
 	// arrived is, per rack zone and face, when the zone's count of that face last went up: a
 	// tile's own evidence time, kept while later changes to its rack re-date the reading.
 	arrived map[Place]*[tile.NumFaces]time.Time
+	// departed is, per rack zone and face, when the zone's count of that face last went down:
+	// a tile arrives in the discards after it left its rack, never long before.
+	departed map[Place]*[tile.NumFaces]time.Time
 }
 
 // New starts tracking from s: a new game, or one replayed from its journal after a restart
 // (the first readings then show the table as it is, and whatever the journal missed is found
 // again from them).
 func New(cfg Config, s game.State) *Tracker {
-	t := &Tracker{cfg: cfg, state: s, readings: map[Place]RackReading{}, changed: make([]time.Time, len(s.Seats)), refused: map[string]time.Time{}, arrived: map[Place]*[tile.NumFaces]time.Time{}}
+	t := &Tracker{cfg: cfg, state: s, readings: map[Place]RackReading{}, changed: make([]time.Time, len(s.Seats)), refused: map[string]time.Time{}, arrived: map[Place]*[tile.NumFaces]time.Time{},
+		departed: map[Place]*[tile.NumFaces]time.Time{}}
 	t.camera = CameraStatus{Working: cfg.Camera}
 	if !cfg.Camera {
 		t.camera.Problem = "no camera on this table"
@@ -97,10 +101,10 @@ func (t *Tracker) noteArrivals(old, r RackReading) {
 	if since.IsZero() || since.After(r.At) {
 		since = r.At
 	}
-	a := t.arrived[r.Place]
+	a, d := t.arrived[r.Place], t.departed[r.Place]
 	if a == nil {
-		a = new([tile.NumFaces]time.Time)
-		t.arrived[r.Place] = a
+		a, d = new([tile.NumFaces]time.Time), new([tile.NumFaces]time.Time)
+		t.arrived[r.Place], t.departed[r.Place] = a, d
 	}
 	for f := range r.Tiles {
 		switch {
@@ -109,7 +113,18 @@ func (t *Tracker) noteArrivals(old, r RackReading) {
 		case r.Tiles[f] > old.Tiles[f]:
 			a[f] = since
 		}
+		if r.Tiles[f] < old.Tiles[f] {
+			d[f] = since
+		}
 	}
+}
+
+// departedAt is when a tile of face f was last read leaving a rack zone (zero if never).
+func (t *Tracker) departedAt(seat, rack int, z Zone, f tile.Face) time.Time {
+	if d := t.departed[Place{seat, rack, z}]; d != nil {
+		return d[f]
+	}
+	return time.Time{}
 }
 
 // arrivedAt is when a tile of face f was read arriving in a rack zone (its reading's time if
