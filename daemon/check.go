@@ -16,11 +16,16 @@ type SoakStats struct {
 	Found     int `json:"found"`     // faults the referee named that were committed
 	False     int `json:"false"`     // faults named that nobody committed
 	Missed    int `json:"missed"`    // faults committed that went unnamed
+	// HandEntered counts the players' answers to the tracker's questions (an act entered by
+	// hand, a camera report said to be a misreading), in Helped games; the other games were
+	// tracked from the sensors alone.
+	HandEntered int `json:"hand_entered"`
+	Helped      int `json:"helped"`
 }
 
 func (s SoakStats) String() string {
-	return fmt.Sprintf("%d games, %d tracked exactly; %d rules broken on purpose, %d faults named rightly, %d false, %d missed",
-		s.Games, s.Exact, s.Committed, s.Found, s.False, s.Missed)
+	return fmt.Sprintf("%d games, %d tracked exactly (%d needed %d acts entered by hand); %d rules broken on purpose, %d faults named rightly, %d false, %d missed",
+		s.Games, s.Exact, s.Helped, s.HandEntered, s.Committed, s.Found, s.False, s.Missed)
 }
 
 // add counts one finished game: the faults the referee named are matched, by seat and rule,

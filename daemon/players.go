@@ -1,8 +1,10 @@
 package daemon
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/siamesetable/siamesed/engine/card"
@@ -48,14 +50,16 @@ type players struct {
 	stats   SoakStats
 	onCheck func(id string, err error)
 	overAt  time.Time // when the players finished the game the table has not finished yet
+	helped  bool      // an act of this game was entered by hand
+	entered int       // the table's act count when the players last entered an act by hand (-1: none)
 }
 
-// stallAfter is how long the players wait, their game over, for the table to finish it. Past it a
-// soak stops, naming the game: the tracker is stuck (a live table would ask the players).
+// stallAfter is how long a soak's players wait for a table stuck on a question they cannot
+// answer, or on a game they have finished: past it the soak stops, naming the game.
 const stallAfter = 10 * time.Minute
 
 func newPlayers(cfg SimConfig, c *card.Card, r *game.Ruleset, l layout, hands Hands, eyes Eyes) *players {
-	return &players{cfg: cfg, card: c, rules: r, layout: l, hands: hands, eyes: eyes, rng: rand.New(rand.NewPCG(cfg.Seed, 99))}
+	return &players{cfg: cfg, card: c, rules: r, layout: l, hands: hands, eyes: eyes, rng: rand.New(rand.NewPCG(cfg.Seed, 99)), entered: -1}
 }
 
 // sitDown makes the physical table show the game t is in, as after a restart from the journal,
@@ -117,9 +121,12 @@ func (p *players) step(t *Table, now time.Time, say func(track.Command) error) (
 		return pace, false, nil
 	case p.game != t.GameID() || p.truth == nil:
 		// A new game has begun: shuffle and deal.
-		p.game, p.cleared, p.overAt = t.GameID(), false, time.Time{}
+		p.game, p.cleared, p.overAt, p.helped, p.entered = t.GameID(), false, time.Time{}, false, -1
 		p.games++
 		p.truth = sim.NewGame(p.rules, p.card, p.cfg.Seed*1_000_003+uint64(p.games), p.cfg.Faults)
+	}
+	if entered, err := p.correct(t, now, say); entered || err != nil {
+		return pace, false, err
 	}
 	if len(p.ops) == 0 && len(p.undo) > 0 {
 		// The referee refused the act: the players hear it, then put the tiles back.
@@ -127,19 +134,16 @@ func (p *players) step(t *Table, now time.Time, say func(track.Command) error) (
 		return refusedPause, false, nil
 	}
 	if len(p.ops) == 0 {
+		if err := p.stalled(t, now); err != nil {
+			return pace, false, err
+		}
+		if len(t.tracker.Questions()) > 0 {
+			return pace, false, nil // the table asks: people stop and answer before they play on
+		}
 		turn, ok := p.truth.Next()
 		if !ok { // over: the table finishes it and waits for the racks to clear
 			if p.overAt.IsZero() {
 				p.overAt = now
-			}
-			if p.cfg.Fast && now.Sub(p.overAt) > stallAfter {
-				g, played := t.Game(), p.truth.Log()
-				var qs []string
-				for _, q := range t.tracker.Questions() {
-					qs = append(qs, q.Text)
-				}
-				return pace, false, fmt.Errorf("daemon: game %s: the players finished it %v ago (%d acts, the last %v), the table has not (%d acts, seat %d to %s, %d in the wall; questions %q)",
-					t.GameID(), now.Sub(p.overAt), len(played), played[max(0, len(played)-3):], g.Seq, g.Turn, g.Phase, g.WallLeft, qs)
 			}
 			return pace, false, nil
 		}
@@ -151,6 +155,92 @@ func (p *players) step(t *Table, now time.Time, say func(track.Command) error) (
 		pace += 2 * p.cfg.Pace.D() // a tile from the wall racked: the player looks at it
 	}
 	return pace, false, p.handle(o, now, say)
+}
+
+// stalled names, in a soak, a table stuck for stallAfter: a question nobody could answer, or a
+// game the players finished and the table has not.
+func (p *players) stalled(t *Table, now time.Time) error {
+	since, what := p.overAt, "the players finished it"
+	for _, q := range t.tracker.Questions() {
+		if since.IsZero() || q.Since.Before(since) {
+			since, what = q.Since, "a question is open"
+		}
+	}
+	if !p.cfg.Fast || since.IsZero() || now.Sub(since) <= stallAfter {
+		return nil
+	}
+	g, played := t.Game(), p.truth.Log()
+	var qs []string
+	for _, q := range t.tracker.Questions() {
+		qs = append(qs, q.Text)
+	}
+	return fmt.Errorf("daemon: game %s stuck: %s since %v (the players played %d acts, the last %v; the table %d, seat %d to %s, %d in the wall; questions %q)",
+		t.GameID(), what, now.Sub(since), len(played), played[max(0, len(played)-3):], g.Seq, g.Turn, g.Phase, g.WallLeft, qs)
+}
+
+// answerAfter is how long the players let a question stand, or the table lag behind a game they
+// have finished, before they do what people at a table do: enter the act the sensors missed by
+// hand (the seat view's "correct a reading").
+const answerAfter = 20 * time.Second
+
+// correct enters by hand the next act the table has not played, when the table is stuck (a
+// question open for answerAfter, or the players' game over that long) and its record so far is
+// the game as played. A record gone wrong cannot be put right this way: it is left for the stall
+// to name.
+func (p *players) correct(t *Table, now time.Time, say func(track.Command) error) (bool, error) {
+	played, g := p.truth.Log(), t.Game()
+	stuck := !p.overAt.IsZero() && now.Sub(p.overAt) > answerAfter
+	for _, q := range t.tracker.Questions() {
+		stuck = stuck || now.Sub(q.Since) > answerAfter
+	}
+	if !stuck || say == nil || g.Seq > len(played) || g.Seq == p.entered || !p.sameSoFar(g) {
+		return false, nil
+	}
+	if g.Seq == len(played) { // the table has all they did: what the camera reported did not happen
+		for _, q := range t.tracker.Questions() {
+			if slices.ContainsFunc(q.Options, func(o track.Option) bool { return o.Key == "misread" }) {
+				p.noteHelp()
+				return true, say(track.Command{Seat: 0, Kind: track.CmdAnswer, Question: q.ID, Option: "misread", At: now})
+			}
+		}
+		return false, nil
+	}
+	a := played[g.Seq]
+	p.entered = g.Seq // once: a refused entry is not repeated
+	if err := say(track.Command{Seat: a.Seat, Kind: track.CmdAct, Action: &a, At: now}); err != nil {
+		if errors.Is(err, track.ErrCommand) {
+			return false, nil // refused: the table will say why; the stall names it if it lasts
+		}
+		return false, err
+	}
+	p.noteHelp()
+	return true, nil
+}
+
+// noteHelp counts a player's answer or act entered by hand.
+func (p *players) noteHelp() {
+	p.stats.HandEntered++
+	if !p.helped {
+		p.helped = true
+		p.stats.Helped++
+	}
+}
+
+// sameSoFar says whether the table's game is the players' own game up to its last act.
+func (p *players) sameSoFar(g game.State) bool {
+	played := p.truth.Log()
+	if g.Seq > len(played) {
+		return false
+	}
+	s := game.New(p.rules, p.card)
+	for _, a := range played[:g.Seq] {
+		n, _, err := game.Apply(s, a)
+		if err != nil {
+			return false
+		}
+		s = n
+	}
+	return s.Digest() == g.Digest()
 }
 
 // handle does one movement on the physical table.

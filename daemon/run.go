@@ -121,7 +121,7 @@ func Run(ctx context.Context, cfg Config, opt Options) error {
 	if d.players != nil && d.players.stats.Games > 0 {
 		st := d.players.stats
 		d.log.Info("simulated table", "summary", st.String(), "games", st.Games, "exact", st.Exact, "committed", st.Committed,
-			"found", st.Found, "false", st.False, "missed", st.Missed, "wall", time.Since(begun).Round(time.Millisecond),
+			"found", st.Found, "false", st.False, "missed", st.Missed, "hand_entered", st.HandEntered, "helped", st.Helped, "wall", time.Since(begun).Round(time.Millisecond),
 			"games_per_s", fmt.Sprintf("%.2f", float64(st.Games)/time.Since(begun).Seconds()))
 	}
 	if lat := d.table.Latency(); lat.Count > 0 {

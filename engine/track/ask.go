@@ -73,11 +73,11 @@ func (t *Tracker) review() {
 		}
 	}
 	for _, s := range t.seen {
-		ask(fmt.Sprintf("seen %v %v", s.Face, s.At.UnixNano()), Question{Seat: -1, About: "discards",
+		ask(cameraKey("seen", s), Question{Seat: -1, About: "discards", Options: misread,
 			Text: fmt.Sprintf("the camera saw a tile (%s) arrive in the discards, but no rack shows it leaving: who discarded it?", faceText(s.Face, s.Known))})
 	}
 	for _, s := range t.taken {
-		ask(fmt.Sprintf("taken %v %v", s.Face, s.At.UnixNano()), Question{Seat: -1, About: "discards",
+		ask(cameraKey("taken", s), Question{Seat: -1, About: "discards", Options: misread,
 			Text: fmt.Sprintf("the camera saw a tile (%s) leave the discards, but no rack shows it arriving: who took it?", faceText(s.Face, s.Known))})
 	}
 	if t.cfg.Camera && !t.camera.Working {
@@ -90,6 +90,20 @@ func (t *Tracker) review() {
 		}
 	}
 	a.questions, a.keys, a.notes = qs, keys, notes
+}
+
+// misread answers a question about what the camera saw: nothing happened (a hand, a shadow, a
+// tile nudged); the camera's report is dropped. Where a tile did move, a player enters the act.
+var misread = []Option{{Key: "misread", Text: "nothing moved there: the camera misread"}}
+
+func cameraKey(kind string, d DiscardReading) string {
+	return fmt.Sprintf("%s %v %v", kind, d.Face, d.At.UnixNano())
+}
+
+// dropMisread forgets the camera report a question asked about.
+func (t *Tracker) dropMisread(key string) {
+	t.seen = slices.DeleteFunc(t.seen, func(d DiscardReading) bool { return cameraKey("seen", d) == key })
+	t.taken = slices.DeleteFunc(t.taken, func(d DiscardReading) bool { return cameraKey("taken", d) == key })
 }
 
 // askAboutRack asks about what one readable rack shows that the game does not explain.
@@ -153,6 +167,10 @@ func (t *Tracker) answer(c Command) ([]Step, error) {
 		return nil, fmt.Errorf("track: %w: question %d has no option %q (options: %s)", ErrCommand, q.ID, c.Option, strings.Join(keys, ", "))
 	}
 	o := q.Options[j]
+	if o.Key == misread[0].Key {
+		t.dropMisread(t.asks.keys[i])
+		return nil, nil
+	}
 	if o.Action == nil {
 		return nil, nil
 	}

@@ -47,7 +47,7 @@ func (t *Tracker) explain() []candidate {
 		if t.unnamedArrival() {
 			continue // a tile the camera could not name just arrived: let the racks settle first
 		}
-		if seat == t.state.Turn && t.state.Phase == game.PhaseDraw && t.freshArrival(exp) {
+		if seat == t.state.Turn && t.state.Phase == game.PhaseDraw && (t.freshArrival(exp) || t.unnamedThrow(exp)) {
 			continue // a discard no rack explains yet may be this seat's drawn tile, thrown at once
 		}
 		// Tiles gone from one rack and standing in the other are a move, unless the camera saw
@@ -69,6 +69,9 @@ func (t *Tracker) explain() []candidate {
 			}
 		}
 		out = append(out, best...)
+	}
+	if !t.playsAlone(t.state.Turn) && slices.ContainsFunc(out, func(c candidate) bool { return c.act.Act == game.ActDiscard && c.act.Seat == t.state.Turn }) {
+		return out // the turn passes with this discard: a tile thrown at once is the next seat's
 	}
 	return append(out, t.drawAndThrow(exp, usedSeen)...)
 }
@@ -135,6 +138,9 @@ func (t *Tracker) drawAndThrow(exp [][2]expect, usedSeen []bool) []candidate {
 		if p, ok := t.seatPicture(exp, s.Turn); !ok || p.minus[0][d.Face]+p.minus[1][d.Face] > 0 {
 			continue // the tile is gone from a rack: a plain discard, still settling
 		}
+		if t.unnamedBefore(d.At, usedSeen) {
+			continue // an earlier throw the camera could not name comes first: it is asked about
+		}
 		usedSeen[i] = true
 		rack := 1
 		switch {
@@ -152,6 +158,17 @@ func (t *Tracker) drawAndThrow(exp [][2]expect, usedSeen []bool) []candidate {
 	return nil
 }
 
+// unnamedBefore: a tile the camera could not name, that no act of this settle explains, arrived
+// in the discards before at.
+func (t *Tracker) unnamedBefore(at time.Time, usedSeen []bool) bool {
+	for i, u := range t.seen {
+		if !usedSeen[i] && !u.Known && u.At.Before(at) {
+			return true
+		}
+	}
+	return false
+}
+
 // freshArrival: the camera saw a tile arrive within the grace period that no rack explains yet:
 // no seat's racks show a tile of that face gone. (An arrival some rack explains must not hold
 // the seat to play back: the other seat, playing on, would hold it back for ever.)
@@ -166,6 +183,32 @@ func (t *Tracker) freshArrival(exp [][2]expect) bool {
 	return slices.ContainsFunc(t.seen, func(d DiscardReading) bool {
 		return t.now.Sub(d.At) < t.cfg.Grace && (!d.Known || gone[d.Face] == 0)
 	})
+}
+
+// playsAlone: every other seat's racks are dead; the seat plays on by itself.
+func (t *Tracker) playsAlone(seat int) bool {
+	for i := range t.state.Seats {
+		if r := &t.state.Seats[i].Racks; i != seat && (r[0].Live() || r[1].Live()) {
+			return false
+		}
+	}
+	return true
+}
+
+// unnamedThrow: a tile the camera could not name lies in the discards past the grace period,
+// and no rack shows a tile gone: the seat to play drew it and threw it at once. What it was is
+// asked; until a player says, the seat's later acts wait (played first, they would be out of
+// order).
+func (t *Tracker) unnamedThrow(exp [][2]expect) bool {
+	if !slices.ContainsFunc(t.seen, func(d DiscardReading) bool { return !d.Known && t.now.Sub(d.At) >= t.cfg.Grace }) {
+		return false
+	}
+	for seat := range t.state.Seats {
+		if p, ok := t.seatPicture(exp, seat); !ok || p.minusTotal() > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // seatPicture gathers a seat's rack differences; ok is false when a rack cannot be read.

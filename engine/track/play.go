@@ -32,7 +32,7 @@ func (t *Tracker) explainAndPlay() []Step {
 	var usedSeen, usedTaken []int
 	for n, i := range order {
 		c := cands[i]
-		if n > 0 && t.earlierArrival(cands, c.at) {
+		if n > 0 && t.earlierArrival(cands, c.at) || t.earlierUnnamed(cands, c.at) {
 			break // an earlier discard no act explains yet may be explained now: settle again
 		}
 		key := c.act.String()
@@ -69,6 +69,21 @@ func (t *Tracker) earlierArrival(cands []candidate, at time.Time) bool {
 	}
 	for i, d := range t.seen {
 		if d.Known && d.At.Before(at) && !slices.ContainsFunc(cands, func(c candidate) bool { return c.seen == i }) {
+			return true
+		}
+	}
+	return false
+}
+
+// earlierUnnamed: while a seat is to draw, a tile the camera could not name arrived before at
+// and no act of this settle explains it: the seat drew it and threw it at once (asked about),
+// and every act after it waits, even the first.
+func (t *Tracker) earlierUnnamed(cands []candidate, at time.Time) bool {
+	if t.state.Phase != game.PhaseDraw {
+		return false
+	}
+	for i, d := range t.seen {
+		if !d.Known && d.At.Before(at) && t.now.Sub(d.At) >= t.cfg.Grace && !slices.ContainsFunc(cands, func(c candidate) bool { return c.seen == i }) {
 			return true
 		}
 	}
