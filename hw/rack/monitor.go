@@ -25,7 +25,22 @@ type Monitor struct {
 	mu      sync.Mutex
 	stab    map[Key]*Stabiliser
 	health  map[Key][]Fault
+	// faultSince is when each zone's reader first reported each kind of fault, without a
+	// break; warned, the zones whose fault lasted long enough to be logged as a warning.
+	faultSince map[Key]map[faultID]time.Time
+	warned     map[Key]bool
 }
+
+// faultID is a fault without its detail, which changes from scan to scan ("weight says 13").
+type faultID struct {
+	reader string
+	kind   FaultKind
+}
+
+// FaultWarnAfter is how long a fault must last to be logged as a warning: a tag missed for a
+// poll, a glitch on the bus or a spike on a load cell is normal at a real table (logged for
+// debugging only); a reader silent for two seconds is not.
+const FaultWarnAfter = 2 * time.Second
 
 // NewMonitor watches sources; zero durations take the defaults.
 func NewMonitor(clk clock.Clock, settle, period time.Duration, sources ...Source) *Monitor {
@@ -36,7 +51,8 @@ func NewMonitor(clk clock.Clock, settle, period time.Duration, sources ...Source
 		settle = DefaultSettle
 	}
 	return &Monitor{Clock: clk, Period: period, Settle: settle, Log: slog.New(slog.DiscardHandler),
-		sources: sources, stab: map[Key]*Stabiliser{}, health: map[Key][]Fault{}}
+		sources: sources, stab: map[Key]*Stabiliser{}, health: map[Key][]Fault{},
+		faultSince: map[Key]map[faultID]time.Time{}, warned: map[Key]bool{}}
 }
 
 // Step scans every source once at the clock's now and returns the snapshots that settled.
@@ -49,7 +65,7 @@ func (m *Monitor) Step(ctx context.Context) []Snapshot {
 		for i := range obs {
 			o := &obs[i]
 			k := o.Key()
-			m.noteHealth(k, o.Faults)
+			m.noteHealth(k, o.Faults, now)
 			st := m.stab[k]
 			if st == nil {
 				st = NewStabiliser(m.Settle)
@@ -64,17 +80,35 @@ func (m *Monitor) Step(ctx context.Context) []Snapshot {
 	return out
 }
 
-func (m *Monitor) noteHealth(k Key, fs []Fault) {
-	old := m.health[k]
-	if !slices.Equal(old, fs) {
-		for _, f := range fs {
-			if !slices.Contains(old, f) {
-				m.Log.Warn("rack fault", "rack", f.Rack, "zone", f.Zone, "reader", f.Reader, "kind", f.Kind, "detail", f.Detail)
-			}
+func (m *Monitor) noteHealth(k Key, fs []Fault, now time.Time) {
+	since := m.faultSince[k]
+	if since == nil {
+		since = map[faultID]time.Time{}
+		m.faultSince[k] = since
+	}
+	current := map[faultID]bool{}
+	for _, f := range fs {
+		id := faultID{f.Reader, f.Kind}
+		current[id] = true
+		first, ok := since[id]
+		switch {
+		case !ok:
+			since[id] = now
+			m.Log.Debug("rack fault", "rack", f.Rack, "zone", f.Zone, "reader", f.Reader, "kind", f.Kind, "detail", f.Detail)
+		case now.Sub(first) >= FaultWarnAfter && !m.warned[k]:
+			m.warned[k] = true
+			m.Log.Warn("rack fault", "rack", f.Rack, "zone", f.Zone, "reader", f.Reader, "kind", f.Kind, "detail", f.Detail,
+				"for", now.Sub(first).Round(time.Millisecond))
 		}
-		if len(fs) == 0 && len(old) > 0 {
-			m.Log.Info("rack zone healthy again", "rack", k.Rack, "zone", k.Zone)
+	}
+	for id := range since {
+		if !current[id] {
+			delete(since, id)
 		}
+	}
+	if len(fs) == 0 && m.warned[k] {
+		m.warned[k] = false
+		m.Log.Info("rack zone healthy again", "rack", k.Rack, "zone", k.Zone)
 	}
 	m.health[k] = slices.Clone(fs)
 }
