@@ -75,11 +75,12 @@ func (t *Tracker) earlierArrival(cands []candidate, at time.Time) bool {
 	return false
 }
 
-// earlierUnnamed: while a seat is to draw, a tile the camera could not name arrived before at
-// and no act of this settle explains it: the seat drew it and threw it at once (asked about),
-// and every act after it waits, even the first.
+// earlierUnnamed: in play, a tile the camera could not name arrived before at and no act of
+// this settle explains it: the seat to play drew it and threw it at once, or threw a tile and
+// drew one of the same face (its racks show nothing gone). It is asked about, and every act
+// after it waits, even the first.
 func (t *Tracker) earlierUnnamed(cands []candidate, at time.Time) bool {
-	if t.state.Phase != game.PhaseDraw {
+	if t.state.Phase != game.PhaseDraw && t.state.Phase != game.PhaseDiscard {
 		return false
 	}
 	for i, d := range t.seen {
