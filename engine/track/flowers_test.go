@@ -76,37 +76,12 @@ func TestWrightPattersonGamesAreTracked(t *testing.T) {
 // with every reading settled: seat 0 holds one flower, in rack 1.
 func wpTable(t *testing.T) (*fakeTable, *Tracker) {
 	t.Helper()
-	r, c := loadRules(t, "wright-patterson-siamese"), loadCardFile(t, "wright-patterson-example.yaml")
-	s := game.New(r, c)
-	deal := []struct {
-		seat, rack int
-		tiles      string
-	}{
-		{0, 1, "F 1B 1B 1B 2B 2B 2B 3B 3B 3B 4B 4B 4B 5B"},
-		{0, 2, "1C 1C 1C 2C 2C 2C 3C 3C 3C 4C 4C 4C 5C 5C"},
-		{1, 1, "1D 1D 1D 2D 2D 2D 3D 3D 3D 4D 4D 4D 5D"},
-		{1, 2, "E E E S S S W W W N N N RD RD"},
-	}
-	for _, d := range deal {
-		fs, err := tile.ParseList(d.tiles)
-		if err != nil {
-			t.Fatal(err)
-		}
-		n, _, err := game.Apply(s, game.Action{Seat: d.seat, Act: game.ActDeal, Tiles: fs, Rack: d.rack})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s = n
-	}
-	ft := newFakeTable(1, tableNoise{})
-	for _, o := range sim.Layout(&s) {
-		ft.do(o)
-	}
-	tr := New(DefaultConfig(), s)
-	if steps := ft.runUntil(tr, ft.now.Add(2*time.Second)); len(steps) != 0 {
-		t.Fatalf("the table as dealt played %v", steps)
-	}
-	return ft, tr
+	return dealtTable(t, loadRules(t, "wright-patterson-siamese"), loadCardFile(t, "wright-patterson-example.yaml"), [4]string{
+		"F 1B 1B 1B 2B 2B 2B 3B 3B 3B 4B 4B 4B 5B",
+		"1C 1C 1C 2C 2C 2C 3C 3C 3C 4C 4C 4C 5C 5C",
+		"1D 1D 1D 2D 2D 2D 3D 3D 3D 4D 4D 4D 5D",
+		"E E E S S S W W W N N N RD RD",
+	})
 }
 
 // hands does ops at the fake table, all at once, and runs its readings for d.

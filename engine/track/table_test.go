@@ -3,8 +3,11 @@ package track
 import (
 	"container/heap"
 	"math/rand/v2"
+	"testing"
 	"time"
 
+	"github.com/siamesetable/siamesed/engine/card"
+	"github.com/siamesetable/siamesed/engine/game"
 	"github.com/siamesetable/siamesed/engine/tile"
 	"github.com/siamesetable/siamesed/sim"
 )
@@ -217,4 +220,31 @@ func (ft *fakeTable) runUntil(tr *Tracker, until time.Time) []Step {
 		ft.now = until
 	}
 	return append(steps, tr.Tick(ft.now)...)
+}
+
+// dealtTable is a two-seat game just dealt (racks: seat 0 rack 1, seat 0 rack 2, seat 1 rack 1,
+// seat 1 rack 2), laid out on a fake table that has settled, and its tracker.
+func dealtTable(t *testing.T, r *game.Ruleset, c *card.Card, racks [4]string) (*fakeTable, *Tracker) {
+	t.Helper()
+	s := game.New(r, c)
+	for i, tiles := range racks {
+		fs, err := tile.ParseList(tiles)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, _, err := game.Apply(s, game.Action{Seat: i / 2, Act: game.ActDeal, Tiles: fs, Rack: i%2 + 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s = n
+	}
+	ft := newFakeTable(1, tableNoise{})
+	for _, o := range sim.Layout(&s) {
+		ft.do(o)
+	}
+	tr := New(DefaultConfig(), s)
+	if steps := ft.runUntil(tr, ft.now.Add(2*time.Second)); len(steps) != 0 {
+		t.Fatalf("the table as dealt played %v", acts(steps))
+	}
+	return ft, tr
 }

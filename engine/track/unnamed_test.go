@@ -14,35 +14,12 @@ import (
 // siameseTable is a Siamese game dealt at a fake table, East to discard.
 func siameseTable(t *testing.T) (*fakeTable, *Tracker) {
 	t.Helper()
-	s := game.New(loadRules(t, "siamese"), loadCard(t))
-	for _, d := range []struct {
-		seat, rack int
-		tiles      string
-	}{
-		{0, 1, "1B 1B 1B 2B 2B 2B 3B 3B 3B 4B 4B 4B 5B 5B"},
-		{0, 2, "1C 1C 1C 2C 2C 2C 3C 3C 3C 4C 4C 4C 5C 5C"},
-		{1, 1, "1D 1D 1D 2D 2D 2D 3D 3D 3D 4D 4D 4D 5D"},
-		{1, 2, "E E E S S S W W W N N N RD RD"},
-	} {
-		fs, err := tile.ParseList(d.tiles)
-		if err != nil {
-			t.Fatal(err)
-		}
-		n, _, err := game.Apply(s, game.Action{Seat: d.seat, Act: game.ActDeal, Tiles: fs, Rack: d.rack})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s = n
-	}
-	ft := newFakeTable(1, tableNoise{})
-	for _, o := range sim.Layout(&s) {
-		ft.do(o)
-	}
-	tr := New(DefaultConfig(), s)
-	if steps := ft.runUntil(tr, ft.now.Add(2*time.Second)); len(steps) != 0 {
-		t.Fatalf("the table as dealt played %v", acts(steps))
-	}
-	return ft, tr
+	return dealtTable(t, loadRules(t, "siamese"), loadCard(t), [4]string{
+		"1B 1B 1B 2B 2B 2B 3B 3B 3B 4B 4B 4B 5B 5B",
+		"1C 1C 1C 2C 2C 2C 3C 3C 3C 4C 4C 4C 5C 5C",
+		"1D 1D 1D 2D 2D 2D 3D 3D 3D 4D 4D 4D 5D",
+		"E E E S S S W W W N N N RD RD",
+	})
 }
 
 // throw has a tile arrive in the discards, named by the camera or not.
