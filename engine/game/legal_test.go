@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/siamesetable/siamesed/engine/card"
 	"github.com/siamesetable/siamesed/engine/tile"
 )
 
@@ -125,8 +126,11 @@ func TestLegalActionsAtTheStartAndEnd(t *testing.T) {
 // BenchmarkLegalActions: listing the legal acts of a state (goal: at most 20 µs), over the states
 // of random games.
 func BenchmarkLegalActions(b *testing.B) {
-	c := loadCard(b)
-	r := loadRules(b, "siamese")
+	benchLegalActions(b, loadRules(b, "siamese"), loadCard(b))
+}
+
+// benchLegalActions lists the legal acts of 2,000 states of random games of r.
+func benchLegalActions(b *testing.B, r *Ruleset, c *card.Card) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	var states []State
 	for len(states) < 2000 {

@@ -206,15 +206,15 @@ func TestRandomGamesConserveTilesAndReplay(t *testing.T) {
 }
 
 func BenchmarkReplay(b *testing.B) {
-	c := loadCard(b)
-	r := loadRules(b, "siamese")
+	benchReplay(b, loadRules(b, "siamese"), loadCard(b))
+}
+
+// benchReplay replays 20 random games of r over and over.
+func benchReplay(b *testing.B, r *Ruleset, c *card.Card) {
 	rng := rand.New(rand.NewPCG(5, 5))
 	var logs [][]Action
-	total := 0
 	for len(logs) < 20 {
-		l := randomGame(b, rng, r, c, func(State, State, Action) {})
-		logs = append(logs, l)
-		total += len(l)
+		logs = append(logs, randomGame(b, rng, r, c, func(State, State, Action) {}))
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
