@@ -17,13 +17,16 @@ func loadRules(t testing.TB, spec string) *game.Ruleset {
 	return r
 }
 
-func loadCard(t testing.TB) *card.Card {
+func loadCard(t testing.TB) *card.Card { return loadCardFile(t, "example.yaml") }
+
+// loadCardFile parses a card of configs/cards.
+func loadCardFile(t testing.TB, name string) *card.Card {
 	t.Helper()
-	data, err := os.ReadFile("../configs/cards/example.yaml")
+	data, err := os.ReadFile("../configs/cards/" + name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := card.Parse("example.yaml", data)
+	c, err := card.Parse(name, data)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"os"
 	"testing"
 
 	"github.com/siamesetable/siamesed/engine/card"
@@ -10,16 +9,7 @@ import (
 )
 
 func loadLimitList(t testing.TB) *card.Card {
-	t.Helper()
-	data, err := os.ReadFile("../configs/cards/wright-patterson-example.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := card.Parse("wright-patterson-example.yaml", data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return loadCardFile(t, "wright-patterson-example.yaml")
 }
 
 // TestVirtualPlayersPlayWrightPatterson: on a Wright-Patterson table the players roll for East
