@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -206,26 +207,7 @@ func FuzzParseRequest(f *testing.F) {
 	f.Add([]byte(`{"op":"lay","faces":["1B","F"],"at":"2026-11-23T19:00:00+01:00"}`))
 	f.Add([]byte(`{"op":"ping"}`))
 	f.Add([]byte(`{"op":"take","face":"0","at":"2026-11-23T19:00:00Z"}`))
-	f.Fuzz(func(t *testing.T, line []byte) {
-		r, err := ParseRequest(line)
-		if err != nil {
-			if !errors.Is(err, ErrSyntax) {
-				t.Fatalf("%q: %v is not an ErrSyntax", line, err)
-			}
-			return
-		}
-		b, err := r.MarshalJSON()
-		if err != nil {
-			t.Fatalf("%q read as %+v, which does not write: %v", line, r, err)
-		}
-		back, err := ParseRequest(b)
-		if err != nil {
-			t.Fatalf("%s does not read back: %v", b, err)
-		}
-		if b2, _ := back.MarshalJSON(); string(b2) != string(b) {
-			t.Fatalf("%s reads back as %s", b, b2)
-		}
-	})
+	f.Fuzz(func(t *testing.T, line []byte) { roundTrip(t, line, ParseRequest) })
 }
 
 func FuzzParseReply(f *testing.F) {
@@ -234,26 +216,30 @@ func FuzzParseReply(f *testing.F) {
 	f.Add([]byte(`{"kind":"taken","face":"J","known":false,"confidence":0.01,"why":"close","runner":"F","at":"2026-11-23T19:00:00Z"}`))
 	f.Add([]byte(`{"kind":"status","working":false,"problem":"no frames","at":"2026-11-23T19:00:00Z"}`))
 	f.Add([]byte(`{"kind":"error","error":"x"}`))
-	f.Fuzz(func(t *testing.T, line []byte) {
-		r, err := ParseReply(line)
-		if err != nil {
-			if !errors.Is(err, ErrSyntax) {
-				t.Fatalf("%q: %v is not an ErrSyntax", line, err)
-			}
-			return
+	f.Fuzz(func(t *testing.T, line []byte) { roundTrip(t, line, ParseReply) })
+}
+
+// roundTrip: a line either is refused as ErrSyntax, or reads as a message that writes a line
+// reading back as the same message.
+func roundTrip[M json.Marshaler](t *testing.T, line []byte, parse func([]byte) (M, error)) {
+	r, err := parse(line)
+	if err != nil {
+		if !errors.Is(err, ErrSyntax) {
+			t.Fatalf("%q: %v is not an ErrSyntax", line, err)
 		}
-		b, err := r.MarshalJSON()
-		if err != nil {
-			t.Fatalf("%q read as %+v, which does not write: %v", line, r, err)
-		}
-		back, err := ParseReply(b)
-		if err != nil {
-			t.Fatalf("%s does not read back: %v", b, err)
-		}
-		if b2, _ := back.MarshalJSON(); string(b2) != string(b) {
-			t.Fatalf("%s reads back as %s", b, b2)
-		}
-	})
+		return
+	}
+	b, err := r.MarshalJSON()
+	if err != nil {
+		t.Fatalf("%q read as %+v, which does not write: %v", line, r, err)
+	}
+	back, err := parse(b)
+	if err != nil {
+		t.Fatalf("%s does not read back: %v", b, err)
+	}
+	if b2, _ := back.MarshalJSON(); string(b2) != string(b) {
+		t.Fatalf("%s reads back as %s", b, b2)
+	}
 }
 
 // FuzzReader: any bytes read as lines never panic, and the line numbers go up one at a time.
