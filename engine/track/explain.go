@@ -39,15 +39,20 @@ func (t *Tracker) explain() []candidate {
 	usedSeen := make([]bool, len(t.seen))
 	usedTaken := make([]bool, len(t.taken))
 	var out []candidate
+	pics := make([]seatPicture, len(t.state.Seats))
+	readable := make([]bool, len(t.state.Seats))
 	for seat := range t.state.Seats {
-		p, ok := t.seatPicture(exp, seat)
+		pics[seat], readable[seat] = t.seatPicture(exp, seat)
+	}
+	for seat := range t.state.Seats {
+		p, ok := pics[seat], readable[seat]
 		if !ok || p.clean() {
 			continue
 		}
 		if t.unnamedArrival() {
 			continue // a tile the camera could not name just arrived: let the racks settle first
 		}
-		if seat == t.state.Turn && t.state.Phase == game.PhaseDraw && (t.freshArrival(exp) || t.unnamedThrow(exp)) {
+		if seat == t.state.Turn && t.state.Phase == game.PhaseDraw && (t.freshArrival(pics, readable) || t.unnamedThrow(pics, readable)) {
 			continue // a discard no rack explains yet may be this seat's drawn tile, thrown at once
 		}
 		// Tiles gone from one rack and standing in the other are a move, unless the camera saw
@@ -172,12 +177,12 @@ func (t *Tracker) unnamedBefore(at time.Time, usedSeen []bool) bool {
 // freshArrival: the camera saw a tile arrive within the grace period that no rack explains yet:
 // no seat's racks show a tile of that face gone. (An arrival some rack explains must not hold
 // the seat to play back: the other seat, playing on, would hold it back for ever.)
-func (t *Tracker) freshArrival(exp [][2]expect) bool {
+func (t *Tracker) freshArrival(pics []seatPicture, readable []bool) bool {
 	var gone tile.Counts
-	for seat := range t.state.Seats {
-		if p, ok := t.seatPicture(exp, seat); ok {
-			gone.Add(&p.minus[0])
-			gone.Add(&p.minus[1])
+	for seat := range pics {
+		if readable[seat] {
+			gone.Add(&pics[seat].minus[0])
+			gone.Add(&pics[seat].minus[1])
 		}
 	}
 	return slices.ContainsFunc(t.seen, func(d DiscardReading) bool {
@@ -199,12 +204,12 @@ func (t *Tracker) playsAlone(seat int) bool {
 // and no rack shows a tile gone: the seat to play drew it and threw it at once. What it was is
 // asked; until a player says, the seat's later acts wait (played first, they would be out of
 // order).
-func (t *Tracker) unnamedThrow(exp [][2]expect) bool {
+func (t *Tracker) unnamedThrow(pics []seatPicture, readable []bool) bool {
 	if !slices.ContainsFunc(t.seen, func(d DiscardReading) bool { return !d.Known && t.now.Sub(d.At) >= t.cfg.Grace }) {
 		return false
 	}
-	for seat := range t.state.Seats {
-		if p, ok := t.seatPicture(exp, seat); !ok || p.minusTotal() > 0 {
+	for seat := range pics {
+		if !readable[seat] || pics[seat].minusTotal() > 0 {
 			return false
 		}
 	}

@@ -212,3 +212,16 @@ func TestDeliberateInfractionsAreCaught(t *testing.T) {
 		t.Errorf("the games broke too few kinds of rule to test: %v", caught)
 	}
 }
+
+// BenchmarkTrackedGame tracks one whole Siamese game at the fake table from its readings (noise
+// as in TestTrackedGamesEqualTheTrueGame): the tracker's work on every settled reading, camera
+// report and tick of a game. The fake table's own work is included.
+func BenchmarkTrackedGame(b *testing.B) {
+	noise := tableNoise{Jitter: 400 * time.Millisecond, Unreadable: 0.03, Unknown: 0.1}
+	acts := 0
+	for i := range b.N {
+		p := playTracked(b, "siamese", uint64(i%12+1), 0, noise)
+		acts += len(p.steps)
+	}
+	b.ReportMetric(float64(acts)/float64(b.N), "acts/game")
+}
