@@ -52,6 +52,10 @@ type players struct {
 	overAt  time.Time // when the players finished the game the table has not finished yet
 	helped  bool      // an act of this game was entered by hand
 	entered int       // the table's act count when the players last entered an act by hand (-1: none)
+	// sameAt and same remember sameSoFar's last answer, for the table's game digest it was
+	// given: a stuck table is checked every step, and the answer changes only with an act.
+	sameAt string
+	same   bool
 }
 
 // stallAfter is how long a soak's players wait for a table stuck on a question they cannot
@@ -228,6 +232,16 @@ func (p *players) noteHelp() {
 
 // sameSoFar says whether the table's game is the players' own game up to its last act.
 func (p *players) sameSoFar(g game.State) bool {
+	key := p.game + " " + g.Digest()
+	if key == p.sameAt {
+		return p.same
+	}
+	p.sameAt, p.same = key, p.replaysTo(g)
+	return p.same
+}
+
+// replaysTo replays the players' acts up to the table's act count and compares the games.
+func (p *players) replaysTo(g game.State) bool {
 	played := p.truth.Log()
 	if g.Seq > len(played) {
 		return false
