@@ -15,6 +15,11 @@ type candidate struct {
 	taken int // index into Tracker.taken it uses, or -1
 	// at is when the evidence for it was read: acts far apart in time are played in that order.
 	at time.Time
+	// rack is the rack zone whose reading shows the act's tile leaving or arriving, and
+	// rackAt when it did (zero: no single reading dates it). Two acts one zone dated apart
+	// happened in that order however close: one sensor, read by the same polls.
+	rack   Place
+	rackAt time.Time
 }
 
 // seatPicture is one seat's racks as they differ from the game, worked down as acts explain them.
@@ -435,7 +440,8 @@ func (t *Tracker) discards(p *seatPicture, usedSeen []bool) []candidate {
 				if s := t.seen[i].At; s.Before(at) {
 					at = s
 				}
-				out = append(out, candidate{act: game.Action{Seat: p.seat, Act: game.ActDiscard, Tiles: []tile.Face{f}, Rack: r}, seen: i, taken: -1, at: at})
+				out = append(out, candidate{act: game.Action{Seat: p.seat, Act: game.ActDiscard, Tiles: []tile.Face{f}, Rack: r}, seen: i, taken: -1, at: at,
+					rack: Place{p.seat, r, In}, rackAt: t.departedAt(p.seat, r, In, f)})
 			}
 		}
 	}
@@ -535,7 +541,9 @@ func (t *Tracker) draws(p *seatPicture, usedTaken []bool, thrown int) []candidat
 				continue // not from the wall: left for a question
 			}
 			p.plus[r-1][f]--
-			out = append(out, candidate{act: game.Action{Seat: p.seat, Act: game.ActDraw, Tiles: []tile.Face{f}, Rack: r}, seen: -1, taken: -1, at: t.arrivedAt(p.seat, r, In, f)})
+			zone := Place{p.seat, r, In}
+			out = append(out, candidate{act: game.Action{Seat: p.seat, Act: game.ActDraw, Tiles: []tile.Face{f}, Rack: r}, seen: -1, taken: -1, at: t.arrivedAt(p.seat, r, In, f),
+				rack: zone, rackAt: t.arrivalRead(zone, f)})
 		}
 	}
 	return out

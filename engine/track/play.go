@@ -209,7 +209,7 @@ func (t *Tracker) score(cands []candidate, order []int) orderScore {
 	var sc orderScore
 	for x := range order {
 		for y := x + 1; y < len(order); y++ {
-			if cands[order[x]].at.Sub(cands[order[y]].at) >= orderWindow {
+			if a, b := &cands[order[x]], &cands[order[y]]; a.at.Sub(b.at) >= orderWindow || rackDatedAfter(a, b) {
 				sc.inversions++
 			}
 		}
@@ -231,6 +231,11 @@ func (t *Tracker) score(cands []candidate, order []int) orderScore {
 		}
 	}
 	return sc
+}
+
+// rackDatedAfter: one rack zone's readings show a's tile moving after b's.
+func rackDatedAfter(a, b *candidate) bool {
+	return a.rack == b.rack && !a.rackAt.IsZero() && !b.rackAt.IsZero() && a.rackAt.After(b.rackAt)
 }
 
 func actRank(a game.Act) int {

@@ -137,6 +137,14 @@ func (t *Tracker) arrivedAt(seat, rack int, z Zone, f tile.Face) time.Time {
 	return t.readings[p].At
 }
 
+// arrivalRead is when a reading of the zone first showed a tile of face f arrive (zero if none did).
+func (t *Tracker) arrivalRead(p Place, f tile.Face) time.Time {
+	if a := t.arrived[p]; a != nil {
+		return a[f]
+	}
+	return time.Time{}
+}
+
 // Moving takes the rack zones whose readings are changing now (tiles in motion, a hand over a
 // rack, a tag flapping): nothing is concluded about a seat from the racks' silence (a drawn
 // tile thrown before its rack settled) while one of its zones moves.

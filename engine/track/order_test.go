@@ -1,0 +1,76 @@
+package track
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/siamesetable/siamesed/engine/game"
+	"github.com/siamesetable/siamesed/engine/tile"
+	"github.com/siamesetable/siamesed/sim"
+)
+
+// TestOneRackDatesItsOwnTiles: East, to discard, throws a tile the camera cannot name (so it
+// waits for the grace period) and picks a tile from the wall, the two well inside the time
+// that tells a discard seen by the camera from a draw read by a rack. The rack read one tile
+// leave and the other arrive, in the order they did: thrown first, the pick is out of turn;
+// picked first, it is a second pick in East's turn. (Play goes on past two dead hands here, as
+// when a seat's other hand is a Mah Jongg: either order then plays both acts, one fault each.)
+func TestOneRackDatesItsOwnTiles(t *testing.T) {
+	discard := game.Action{Seat: 0, Act: game.ActDiscard, Tiles: []tile.Face{face("5B")}, Rack: 1}
+	draw := game.Action{Seat: 0, Act: game.ActDraw, Tiles: []tile.Face{face("9C")}, Rack: 1}
+	for _, tc := range []struct {
+		name       string
+		throwFirst bool
+		want       []game.Action
+		fault      string
+	}{
+		{"thrown, then picked", true, []game.Action{discard, draw}, "drew out of turn"},
+		{"picked, then thrown", false, []game.Action{draw, discard}, "drew again"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rules := loadRules(t, "siamese")
+			rules.TwoDead = "play_on"
+			ft, tr := dealtTable(t, rules, loadCard(t), [4]string{
+				"1B 1B 1B 2B 2B 2B 3B 3B 3B 4B 4B 4B 5B 5B",
+				"1C 1C 1C 2C 2C 2C 3C 3C 3C 4C 4C 4C 5C 5C",
+				"1D 1D 1D 2D 2D 2D 3D 3D 3D 4D 4D 4D 5D",
+				"E E E S S S W W W N N N RD RD",
+			})
+			// East throws, West picks and throws, East picks: East to discard.
+			hands(ft, tr, 2*time.Second, take(0, 2, sim.In, "5C"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("5C")}})
+			hands(ft, tr, 2*time.Second, put(1, 1, sim.In, "6D"))
+			hands(ft, tr, 2*time.Second, take(1, 1, sim.In, "6D"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("6D")}})
+			hands(ft, tr, 2*time.Second, put(0, 1, sim.In, "7D"))
+			if s := tr.State(); s.Seq != 8 || s.Turn != 0 || s.Phase != game.PhaseDiscard {
+				t.Fatalf("before: seq %d, seat %d to %s", s.Seq, s.Turn, s.Phase)
+			}
+			throwIt := func() { ft.do(take(0, 1, sim.In, "5B")); throw(ft, "5B", false) }
+			pick := func() { ft.do(put(0, 1, sim.In, "9C")) }
+			first, second := pick, throwIt
+			if tc.throwFirst {
+				first, second = throwIt, pick
+			}
+			first()
+			steps := ft.runUntil(tr, ft.now.Add(400*time.Millisecond))
+			second()
+			for range 60 { // the daemon's tracker hears the time every 50 ms or so
+				steps = append(steps, ft.runUntil(tr, ft.now.Add(100*time.Millisecond))...)
+			}
+			if len(steps) != 2 || steps[0].Action.String() != tc.want[0].String() || steps[1].Action.String() != tc.want[1].String() {
+				t.Fatalf("acts %v, want %v", acts(steps), tc.want)
+			}
+			var faults []string
+			for _, s := range steps {
+				for _, v := range s.Verdicts {
+					if v.Kind == game.Infraction {
+						faults = append(faults, v.Detail)
+					}
+				}
+			}
+			if len(faults) != 1 || !strings.Contains(faults[0], tc.fault) {
+				t.Fatalf("infractions %q, want one: %s", faults, tc.fault)
+			}
+		})
+	}
+}
