@@ -3,6 +3,7 @@ package track
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/siamesetable/siamesed/engine/game"
@@ -181,7 +182,9 @@ func (t *Tracker) declaration(c Command) []game.Action {
 }
 
 // owe notes camera events still to come for an act played without them: the tile a call took
-// from the discards, the tile a discard entered by hand put there.
+// from the discards, the tile a discard entered by hand put there. A discard entered by hand
+// takes the camera's reading of that face, else the oldest arrival the camera could not name
+// (the players enter what the sensors missed, often long after).
 func (t *Tracker) owe(a game.Action) {
 	if !t.cameraWorking() {
 		return
@@ -191,13 +194,17 @@ func (t *Tracker) owe(a game.Action) {
 		if i := t.takenEvent(a.Tiles[0], make([]bool, len(t.taken))); i >= 0 {
 			t.taken = dropIndexes(t.taken, []int{i})
 		} else {
-			t.owedTaken++
+			t.owedTaken = append(t.owedTaken, owed{face: a.Tiles[0], at: t.now})
 		}
 	case game.ActDiscard:
-		if i := t.seenEvent(a.Tiles[0], make([]bool, len(t.seen)), t.now, false, time.Time{}); i >= 0 {
+		i := t.seenEvent(a.Tiles[0], make([]bool, len(t.seen)), t.now, false, time.Time{})
+		if i < 0 {
+			i = slices.IndexFunc(t.seen, func(d DiscardReading) bool { return !d.Known })
+		}
+		if i >= 0 {
 			t.seen = dropIndexes(t.seen, []int{i})
 		} else {
-			t.owedSeen++
+			t.owedSeen = append(t.owedSeen, owed{face: a.Tiles[0], at: t.now})
 		}
 	}
 }

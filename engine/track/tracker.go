@@ -1,6 +1,7 @@
 package track
 
 import (
+	"slices"
 	"time"
 
 	"github.com/siamesetable/siamesed/engine/game"
@@ -43,9 +44,10 @@ type Tracker struct {
 	changed  []time.Time // per seat: when its racks last reported a change
 	commands []Command   // Mah Jongg commands waiting for the racks to catch up
 	asks     asker
-	// owedSeen and owedTaken count camera events still to come for acts played without them
-	// (by command or answer): when they arrive they are expected, not new.
-	owedSeen, owedTaken int
+	// owedSeen and owedTaken are camera events still to come for acts played without them
+	// (by command or answer): when one of that face (or unnamed) arrives soon after, it is
+	// expected, not new. Another face is news: a debt never swallows a later discard.
+	owedSeen, owedTaken []owed
 	// refused holds acts the engine refused, with the time the seat's racks last changed then:
 	// the players are undoing them, and until the racks change again they are not tried again.
 	refused map[string]time.Time
@@ -175,16 +177,33 @@ func (t *Tracker) Discard(d DiscardReading) []Step {
 	t.advance(d.At)
 	t.debugf("%v camera: seen %v %v known %v", d.At.Format("15:04:05.000"), d.Seen, d.Face, d.Known)
 	switch {
-	case d.Seen && t.owedSeen > 0:
-		t.owedSeen--
+	case d.Seen && t.pay(&t.owedSeen, d):
 	case d.Seen:
 		t.seen = append(t.seen, d)
-	case t.owedTaken > 0:
-		t.owedTaken--
+	case t.pay(&t.owedTaken, d):
 	default:
 		t.taken = append(t.taken, d)
 	}
 	return t.settle()
+}
+
+// owed is a camera event an act played without it is still to bring.
+type owed struct {
+	face tile.Face
+	at   time.Time // when the act was played
+}
+
+// pay settles a debt with d when d is what one of them awaits: its face (or a face the camera
+// could not name), within AskAfter of the act. Debts older than that are forgotten: the
+// camera missed that tile.
+func (t *Tracker) pay(debts *[]owed, d DiscardReading) bool {
+	*debts = slices.DeleteFunc(*debts, func(o owed) bool { return d.At.Sub(o.at) > t.cfg.AskAfter })
+	i := slices.IndexFunc(*debts, func(o owed) bool { return !d.Known || o.face == d.Face })
+	if i < 0 {
+		return false
+	}
+	*debts = slices.Delete(*debts, i, i+1)
+	return true
 }
 
 // Camera takes the camera's health. While it fails, discards are asked about.

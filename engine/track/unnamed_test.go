@@ -102,3 +102,58 @@ func TestACameraMisreadingIsAnsweredAway(t *testing.T) {
 		t.Fatalf("East's discard after the answer: %v, want %v", acts(steps), want)
 	}
 }
+
+// TestAHandEnteredDiscardTakesAnOldUnnamedReading: the camera saw a tile it could not name
+// land, and East's rack read its 5B gone only seconds later (a reader slow to answer), too far
+// apart to match. The players enter East's discard by hand; it takes that old reading, so
+// nothing is left owing, and the camera's next report, West's 9C, is West's discard: a debt
+// must not swallow it.
+func TestAHandEnteredDiscardTakesAnOldUnnamedReading(t *testing.T) {
+	ft, tr := siameseTable(t)
+	throw(ft, "5B", false)
+	steps := ft.runUntil(tr, ft.now.Add(6*time.Second))
+	steps = append(steps, hands(ft, tr, 3*time.Second, take(0, 1, sim.In, "5B"))...)
+	if len(steps) != 0 || len(tr.Questions()) == 0 {
+		t.Fatalf("before the players answer: played %v, questions %+v", acts(steps), tr.Questions())
+	}
+	discard := game.Action{Seat: 0, Act: game.ActDiscard, Tiles: []tile.Face{face("5B")}, Rack: 1}
+	if _, err := tr.Command(Command{Seat: 0, Kind: CmdAct, Action: &discard, At: ft.now}); err != nil {
+		t.Fatalf("%v entered by hand: %v", discard, err)
+	}
+	steps = hands(ft, tr, 3*time.Second, put(1, 1, sim.In, "9C"))
+	steps = append(steps, hands(ft, tr, 3*time.Second, take(1, 1, sim.In, "9C"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("9C")}})...)
+	want := []string{
+		act(game.Action{Seat: 1, Act: game.ActDraw, Tiles: []tile.Face{face("9C")}, Rack: 1}, game.Applied),
+		act(game.Action{Seat: 1, Act: game.ActDiscard, Tiles: []tile.Face{face("9C")}, Rack: 1}, game.Applied),
+	}
+	if !slices.Equal(acts(steps), want) {
+		t.Fatalf("West's turn: %v, want %v (questions %+v)", acts(steps), want, tr.Questions())
+	}
+	if qs := tr.Questions(); len(qs) != 0 {
+		t.Errorf("questions left: %+v", qs)
+	}
+}
+
+// TestADebtAwaitsItsOwnFace: East's discard, which the camera missed, is entered by hand, so
+// the camera's reading of it is still owed; West then picks and throws a 9C at once. The 9C
+// is not the 5B owed: it is West's discard.
+func TestADebtAwaitsItsOwnFace(t *testing.T) {
+	ft, tr := siameseTable(t)
+	steps := hands(ft, tr, 6*time.Second, take(0, 1, sim.In, "5B"))
+	if len(steps) != 0 || len(tr.Questions()) == 0 {
+		t.Fatalf("before the players answer: played %v, questions %+v", acts(steps), tr.Questions())
+	}
+	discard := game.Action{Seat: 0, Act: game.ActDiscard, Tiles: []tile.Face{face("5B")}, Rack: 1}
+	if _, err := tr.Command(Command{Seat: 0, Kind: CmdAct, Action: &discard, At: ft.now}); err != nil {
+		t.Fatalf("%v entered by hand: %v", discard, err)
+	}
+	throw(ft, "9C", true)
+	steps = ft.runUntil(tr, ft.now.Add(3*time.Second))
+	want := []string{
+		act(game.Action{Seat: 1, Act: game.ActDraw, Tiles: []tile.Face{face("9C")}, Rack: 1}, game.Applied),
+		act(game.Action{Seat: 1, Act: game.ActDiscard, Tiles: []tile.Face{face("9C")}, Rack: 1}, game.Applied),
+	}
+	if !slices.Equal(acts(steps), want) {
+		t.Fatalf("West's turn: %v, want %v (questions %+v)", acts(steps), want, tr.Questions())
+	}
+}
