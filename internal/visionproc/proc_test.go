@@ -62,6 +62,19 @@ func TestRequestsAndReplies(t *testing.T) {
 	}
 }
 
+// The worker's C library is held to two malloc arenas, unless the daemon's environment says.
+func TestWorkerEnvironment(t *testing.T) {
+	for _, c := range []struct{ set, want string }{{"", "MALLOC_ARENA_MAX=2"}, {"4", "MALLOC_ARENA_MAX=4"}} {
+		if c.set != "" {
+			t.Setenv("MALLOC_ARENA_MAX", c.set)
+		}
+		_, err := fake(t, "env", 10*time.Second)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("MALLOC_ARENA_MAX %q: %v, want the worker to have %s", c.set, err, c.want)
+		}
+	}
+}
+
 // A worker that is not ready is an error saying what it said, or that it said nothing.
 func TestStartFailures(t *testing.T) {
 	for _, c := range []struct{ mode, want string }{

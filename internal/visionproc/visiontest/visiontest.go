@@ -56,6 +56,9 @@ func Serve(mode string, stdin io.Reader, stdout, stderr io.Writer) int {
 		_ = out.Reply(wire.Reply{Kind: wire.KindStatus, Problem: "no frame from camera 0 for 3s", At: time.Now()})
 		_, _ = io.Copy(io.Discard, stdin)
 		return 0
+	case "env": // says what the worker's C library was told, and ends
+		fmt.Fprintf(stderr, "MALLOC_ARENA_MAX=%s\n", os.Getenv("MALLOC_ARENA_MAX"))
+		return 1
 	case "sim", "crash", "hang":
 	default:
 		fmt.Fprintf(stderr, "visiontest: no mode %q\n", mode)
