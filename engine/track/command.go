@@ -89,15 +89,19 @@ func (t *Tracker) runCommands() []Step {
 		}
 		acts := t.declaration(c)
 		after, clean := t.after(acts)
-		if !clean || !t.seatMatches(after, c.Seat) {
+		if !clean || !t.declared(after, c) {
 			// Tiles gathered into the declared rack and laid down before the rack settled:
-			// the move comes first.
-			withMoves := append(t.gathered(c), acts...)
-			if a, ok := t.after(withMoves); ok && t.seatMatches(a, c.Seat) {
-				acts, after, clean = withMoves, a, ok
+			// the move comes first. A tile gone from the other rack that the camera saw land
+			// since was not gathered: it was thrown.
+			for _, thrown := range append([]tile.Face{tile.NoFace}, t.seenSince(c.At)...) {
+				withMoves := append(t.gathered(c, thrown), acts...)
+				if a, ok := t.after(withMoves); ok && t.declared(a, c) {
+					acts, after, clean = withMoves, a, ok
+					break
+				}
 			}
 		}
-		ready := (clean && t.seatMatches(after, c.Seat)) || (t.tableMatches() && t.seatMatches(t.state, c.Seat))
+		ready := (clean && t.declared(after, c)) || (t.tableMatches() && t.seatMatches(t.state, c.Seat))
 		if !ready && t.now.Sub(c.At) < t.cfg.AskAfter {
 			keep = append(keep, c)
 			continue
@@ -126,9 +130,9 @@ func (t *Tracker) wallGame(c Command) (Step, bool) {
 	return st, err == nil
 }
 
-// gathered is the move of the tiles missing from the seat's other rack into the rack a Mah
-// Jongg is declared on (none for both racks at once).
-func (t *Tracker) gathered(c Command) []game.Action {
+// gathered is the move of the tiles missing from the seat's other rack, but one of face
+// thrown, into the rack a Mah Jongg is declared on (none for both racks at once).
+func (t *Tracker) gathered(c Command, thrown tile.Face) []game.Action {
 	if c.Rack == 0 {
 		return nil
 	}
@@ -136,11 +140,48 @@ func (t *Tracker) gathered(c Command) []game.Action {
 	if !ok {
 		return nil
 	}
+	if thrown != tile.NoFace && p.minus[2-c.Rack][thrown] > 0 {
+		p.minus[2-c.Rack][thrown]--
+	}
 	fs := p.minus[2-c.Rack].Faces()
 	if len(fs) == 0 {
 		return nil
 	}
 	return []game.Action{{Seat: c.Seat, Act: game.ActMove, Tiles: fs, Rack: 3 - c.Rack, To: c.Rack}}
+}
+
+// seenSince lists the faces the camera named landing in the discards since at.
+func (t *Tracker) seenSince(at time.Time) []tile.Face {
+	var fs []tile.Face
+	for _, d := range t.seen {
+		if d.Known && !d.At.Before(at) {
+			fs = append(fs, d.Face)
+		}
+	}
+	return fs
+}
+
+// declared reports whether the declaring seat's racks show the game after its declaration
+// (state s): as they are, or with one tile thrown since, which the camera saw land. After a
+// Mah Jongg on one rack a Siamese player discards from the other to end the turn (siamese
+// 10), often before the laid-down hand has settled.
+func (t *Tracker) declared(s game.State, c Command) bool {
+	p, ok := t.seatPicture(expected(&s), c.Seat)
+	if !ok || p.clean() {
+		return ok
+	}
+	if p.plusTotal() != 0 || p.onDelta != [2]int{} || p.onExtra[0].Total()+p.onExtra[1].Total() != 0 || p.minusTotal() != 1 {
+		return false
+	}
+	rack := 1
+	if p.minus[0].Total() == 0 {
+		rack = 2
+	}
+	f := p.minus[rack-1].Faces()[0]
+	if _, vs, err := game.Apply(s, game.Action{Seat: c.Seat, Act: game.ActDiscard, Tiles: []tile.Face{f}, Rack: rack}); err != nil || game.HasFaults(vs) {
+		return false
+	}
+	return slices.ContainsFunc(t.seen, func(d DiscardReading) bool { return !d.At.Before(c.At) && (!d.Known || d.Face == f) })
 }
 
 // seatMatches reports whether a seat's readable racks match state s.

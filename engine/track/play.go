@@ -35,6 +35,9 @@ func (t *Tracker) explainAndPlay() []Step {
 		if n > 0 && t.earlierArrival(cands, c.at) || t.earlierUnnamed(cands, c.at) {
 			break // an earlier discard no act explains yet may be explained now: settle again
 		}
+		if t.declaring(c.act.Seat, c.at) {
+			continue // the seat said "Mah Jongg!" first: that is judged first
+		}
 		key := c.act.String()
 		if at, ok := t.refused[key]; ok && !t.changed[c.act.Seat].After(at) {
 			continue // refused already, and the racks have not changed since: being undone
@@ -58,6 +61,11 @@ func (t *Tracker) explainAndPlay() []Step {
 	t.seen = dropIndexes(t.seen, usedSeen)
 	t.taken = dropIndexes(t.taken, usedTaken)
 	return steps
+}
+
+// declaring: the seat said "Mah Jongg!" before at, and the declaration waits to be judged.
+func (t *Tracker) declaring(seat int, at time.Time) bool {
+	return slices.ContainsFunc(t.commands, func(c Command) bool { return c.Kind == CmdMahJongg && c.Seat == seat && c.At.Before(at) })
 }
 
 // earlierArrival: the seat to draw may have thrown a drawn tile before its rack settled, seen

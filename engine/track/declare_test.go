@@ -1,0 +1,77 @@
+package track
+
+import (
+	"testing"
+	"time"
+
+	"github.com/siamesetable/siamesed/engine/game"
+	"github.com/siamesetable/siamesed/engine/tile"
+	"github.com/siamesetable/siamesed/sim"
+)
+
+// TestMahJonggThenADiscardFromTheOtherRack: East gathers the last tile of a hand from rack 2
+// into rack 1, says "Mah Jongg!",
+// lays the hand down and throws a tile from rack 2 to end the turn (siamese
+// 10). The racks read the tile gone before the camera sees it land; the declaration is judged
+// on the racks with it gone, and the discard follows it.
+func TestMahJonggThenADiscardFromTheOtherRack(t *testing.T) {
+	ft, tr := dealtTable(t, loadRules(t, "siamese"), loadCard(t), [4]string{
+		"F F F F 1B 1B 1B 1C 1C 1C 1D 1D 1D 8B",
+		"1D 2B 2B 2B 3B 3B 3B 4B 4B 4B 5B 5B 6B 6B",
+		"2D 2D 2D 3D 3D 3D 4D 4D 4D 5D 5D 5D 6D",
+		"E E E S S S W W W N N N RD RD",
+	})
+	seat0 := []Place{{0, 1, In}, {0, 1, On}, {0, 2, In}}
+	var steps []Step
+	step := func(ops ...sim.Op) {
+		for _, o := range ops {
+			ft.do(o)
+		}
+		steps = append(steps, ft.runUntil(tr, ft.now.Add(100*time.Millisecond))...)
+		steps = append(steps, tr.Moving(seat0, ft.now)...) // the hardware: these zones are changing
+	}
+	// East throws, West picks and throws, East picks: East to discard.
+	hands(ft, tr, 2*time.Second, take(0, 1, sim.In, "8B"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("8B")}})
+	hands(ft, tr, 2*time.Second, put(1, 1, sim.In, "9C"))
+	hands(ft, tr, 2*time.Second, take(1, 1, sim.In, "9C"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("9C")}})
+	hands(ft, tr, 2*time.Second, put(0, 2, sim.In, "7B"))
+	if s := tr.State(); s.Turn != 0 || s.Phase != game.PhaseDiscard {
+		t.Fatalf("before: seat %d to %s", s.Turn, s.Phase)
+	}
+	step(take(0, 2, sim.In, "1D"))
+	step(put(0, 1, sim.In, "1D"))
+	st, err := tr.Command(Command{Seat: 0, Kind: CmdMahJongg, Rack: 1, At: ft.now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps = append(steps, st...)
+	step(take(0, 2, sim.In, "7B")) // the tile to throw in hand: rack 2 reads it gone before it lands
+	hand, _ := tile.ParseList("F F F F 1B 1B 1B 1C 1C 1C 1D 1D 1D 1D")
+	step(sim.Op{Kind: sim.Take, Place: sim.Place{Seat: 0, Rack: 1, Zone: sim.In}, Tiles: hand}, sim.Op{Kind: sim.Put, Place: sim.Place{Seat: 0, Rack: 1, Zone: sim.On}, Tiles: hand})
+	for i := range 8 { // the zones settle 300 ms after they were last touched
+		steps = append(steps, ft.runUntil(tr, ft.now.Add(100*time.Millisecond))...)
+		if i < 3 {
+			steps = append(steps, tr.Moving(seat0, ft.now)...)
+		} else {
+			steps = append(steps, tr.Moving(nil, ft.now)...)
+		}
+	}
+	ft.do(sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("7B")}})
+	for range 50 {
+		steps = append(steps, tr.Moving(nil, ft.now)...)
+		steps = append(steps, ft.runUntil(tr, ft.now.Add(100*time.Millisecond))...)
+	}
+	want := []game.Action{
+		{Seat: 0, Act: game.ActMove, Tiles: []tile.Face{face("1D")}, Rack: 2, To: 1},
+		{Seat: 0, Act: game.ActMahJongg, Rack: 1},
+		{Seat: 0, Act: game.ActDiscard, Tiles: []tile.Face{face("7B")}, Rack: 2},
+	}
+	if len(steps) != len(want) {
+		t.Fatalf("acts %v, want %v (questions %+v)", acts(steps), want, tr.Questions())
+	}
+	for i, s := range steps {
+		if s.Action.String() != want[i].String() || game.HasFaults(s.Verdicts) {
+			t.Fatalf("acts %v, want %v, none faulty", acts(steps), want)
+		}
+	}
+}
