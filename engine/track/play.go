@@ -35,8 +35,8 @@ func (t *Tracker) explainAndPlay() []Step {
 		if n > 0 && t.earlierArrival(cands, c.at) || t.earlierUnnamed(cands, c.at) {
 			break // an earlier discard no act explains yet may be explained now: settle again
 		}
-		if t.declaring(c.act.Seat, c.at) {
-			continue // the seat said "Mah Jongg!" first: that is judged first
+		if c.act.Act == game.ActDiscard && t.declaring(c.act.Seat, c.at) {
+			continue // the seat said "Mah Jongg!" first, then threw: the declaration is judged first
 		}
 		key := c.act.String()
 		if at, ok := t.refused[key]; ok && !t.changed[c.act.Seat].After(at) {
@@ -64,6 +64,7 @@ func (t *Tracker) explainAndPlay() []Step {
 }
 
 // declaring: the seat said "Mah Jongg!" before at, and the declaration waits to be judged.
+// Only the seat's discard waits for it: the pick that completed the hand must not.
 func (t *Tracker) declaring(seat int, at time.Time) bool {
 	return slices.ContainsFunc(t.commands, func(c Command) bool { return c.Kind == CmdMahJongg && c.Seat == seat && c.At.Before(at) })
 }
