@@ -1,6 +1,7 @@
 package track
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -73,5 +74,55 @@ func TestMahJonggThenADiscardFromTheOtherRack(t *testing.T) {
 		if s.Action.String() != want[i].String() || game.HasFaults(s.Verdicts) {
 			t.Fatalf("acts %v, want %v, none faulty", acts(steps), want)
 		}
+	}
+}
+
+// TestAPickReadAfterMahJonggIsPlayedFirst: East picks the tile that completes its hand and
+// says "Mah Jongg!" while still settling it in the rack, so the rack reads the pick after the
+// declaration; then East lays the hand down. The pick is played, then the declaration: a pick
+// held back behind the declaration it completes would leave the table stuck.
+func TestAPickReadAfterMahJonggIsPlayedFirst(t *testing.T) {
+	ft, tr := dealtTable(t, loadRules(t, "siamese"), loadCard(t), [4]string{
+		"F F F F 1B 1B 1B 1C 1C 1C 1D 1D 1D 8B",
+		"2B 2B 2B 3B 3B 3B 4B 4B 4B 5B 5B 6B 6B 7B",
+		"2D 2D 2D 3D 3D 3D 4D 4D 4D 5D 5D 5D 6D",
+		"E E E S S S W W W N N N RD RD",
+	})
+	hands(ft, tr, 2*time.Second, take(0, 1, sim.In, "8B"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("8B")}})
+	hands(ft, tr, 2*time.Second, put(1, 1, sim.In, "9C"))
+	hands(ft, tr, 2*time.Second, take(1, 1, sim.In, "9C"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("9C")}})
+	if s := tr.State(); s.Turn != 0 || s.Phase != game.PhaseDraw {
+		t.Fatalf("before: seat %d to %s", s.Turn, s.Phase)
+	}
+	seat0 := []Place{{0, 1, In}, {0, 1, On}}
+	var steps []Step
+	ft.do(put(0, 1, sim.In, "1D"))
+	steps = append(steps, ft.runUntil(tr, ft.now.Add(100*time.Millisecond))...)
+	steps = append(steps, tr.Moving(seat0, ft.now)...)
+	st, err := tr.Command(Command{Seat: 0, Kind: CmdMahJongg, Rack: 1, At: ft.now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps = append(steps, st...)
+	steps = append(steps, ft.runUntil(tr, ft.now.Add(50*time.Millisecond))...)
+	ft.touch(Place{0, 1, In}) // still squaring the tile in the rack
+	steps = append(steps, ft.runUntil(tr, ft.now.Add(400*time.Millisecond))...)
+	hand, _ := tile.ParseList("F F F F 1B 1B 1B 1C 1C 1C 1D 1D 1D 1D")
+	ft.do(sim.Op{Kind: sim.Take, Place: sim.Place{Seat: 0, Rack: 1, Zone: sim.In}, Tiles: hand})
+	ft.do(sim.Op{Kind: sim.Put, Place: sim.Place{Seat: 0, Rack: 1, Zone: sim.On}, Tiles: hand})
+	for i := range 60 {
+		steps = append(steps, ft.runUntil(tr, ft.now.Add(100*time.Millisecond))...)
+		if i < 3 {
+			steps = append(steps, tr.Moving(seat0, ft.now)...)
+		} else {
+			steps = append(steps, tr.Moving(nil, ft.now)...)
+		}
+	}
+	want := []string{
+		act(game.Action{Seat: 0, Act: game.ActDraw, Tiles: []tile.Face{face("1D")}, Rack: 1}, game.Applied),
+		act(game.Action{Seat: 0, Act: game.ActMahJongg, Rack: 1}, game.Applied),
+	}
+	if got := acts(steps); len(got) != 2 || got[0] != want[0] || !strings.HasPrefix(got[1], `{"seat":0,"act":"mahjong","rack":1}`) || game.HasFaults(steps[1].Verdicts) {
+		t.Fatalf("acts %v, want %v (questions %+v)", got, want, tr.Questions())
 	}
 }
