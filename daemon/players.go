@@ -254,7 +254,23 @@ func (p *players) replaysTo(g game.State) bool {
 		}
 		s = n
 	}
-	return s.Digest() == g.Digest()
+	return orderFree(s).Digest() == orderFree(g).Digest()
+}
+
+// orderFree is s with each exposure's tiles in one order: a call laid as 8C J 8C is the call
+// the player made as 8C 8C J. (s is not changed.)
+func orderFree(s game.State) game.State {
+	s.Seats = slices.Clone(s.Seats)
+	for i := range s.Seats {
+		for r := range s.Seats[i].Racks {
+			rk := &s.Seats[i].Racks[r]
+			rk.Exposures = slices.Clone(rk.Exposures)
+			for x := range rk.Exposures {
+				rk.Exposures[x].Tiles = slices.Sorted(slices.Values(rk.Exposures[x].Tiles))
+			}
+		}
+	}
+	return s
 }
 
 // handle does one movement on the physical table.

@@ -1,0 +1,57 @@
+package daemon
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/siamesetable/siamesed/configs"
+	"github.com/siamesetable/siamesed/engine/game"
+	"github.com/siamesetable/siamesed/engine/tile"
+	"github.com/siamesetable/siamesed/sim"
+)
+
+// TestPlayersKnowTheirGameInAnyOrderOfAnExposure: the table may record a call's tiles in
+// another order than the player laid them (8C J 8C for 8C 8C J). The players still know the
+// table's record for their own game, so they can put a stuck table right by hand; a record
+// that really differs is not theirs.
+func TestPlayersKnowTheirGameInAnyOrderOfAnExposure(t *testing.T) {
+	rules, err := configs.LoadRuleset("siamese")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := configs.LoadCard("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seed := uint64(1); seed < 200; seed++ {
+		p := &players{rules: rules, card: c.Card, game: "g", truth: sim.NewGame(rules, c.Card, seed, 0)}
+		for !p.truth.Over() {
+			turn, ok := p.truth.Next()
+			if !ok {
+				break
+			}
+			a := turn.Act
+			if a.Act != game.ActCall || !slices.Contains(a.Tiles, tile.Joker) || a.Tiles[len(a.Tiles)-1] == a.Tiles[0] {
+				continue
+			}
+			table := p.truth.State // as the table recorded it: the same call, its tiles reversed
+			table.Seats = slices.Clone(table.Seats)
+			rk := &table.Seats[a.Seat].Racks[a.Rack-1]
+			rk.Exposures = slices.Clone(rk.Exposures)
+			last := &rk.Exposures[len(rk.Exposures)-1]
+			last.Tiles = slices.Clone(last.Tiles)
+			slices.Reverse(last.Tiles)
+			if !p.sameSoFar(table) {
+				t.Fatalf("seed %d: the table's record with %v laid as %v is not the players' game", seed, a.Tiles, last.Tiles)
+			}
+			other := table
+			other.Seats = slices.Clone(other.Seats)
+			other.Seats[a.Seat].Racks[a.Rack-1].Concealed[tile.Dot1]++
+			if p.sameSoFar(other) {
+				t.Fatalf("seed %d: a record with a tile more is the players' game", seed)
+			}
+			return
+		}
+	}
+	t.Fatal("no game of 200 had a call with a joker")
+}
