@@ -32,9 +32,7 @@ func TestMahJonggThenADiscardFromTheOtherRack(t *testing.T) {
 		steps = append(steps, tr.Moving(seat0, ft.now)...) // the hardware: these zones are changing
 	}
 	// East throws, West picks and throws, East picks: East to discard.
-	hands(ft, tr, 2*time.Second, take(0, 1, sim.In, "8B"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("8B")}})
-	hands(ft, tr, 2*time.Second, put(1, 1, sim.In, "9C"))
-	hands(ft, tr, 2*time.Second, take(1, 1, sim.In, "9C"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("9C")}})
+	eastThrowsWestPlays(ft, tr, take(0, 1, sim.In, "8B"), "9C")
 	hands(ft, tr, 2*time.Second, put(0, 2, sim.In, "7B"))
 	if s := tr.State(); s.Turn != 0 || s.Phase != game.PhaseDiscard {
 		t.Fatalf("before: seat %d to %s", s.Turn, s.Phase)
@@ -88,9 +86,7 @@ func TestAPickReadAfterMahJonggIsPlayedFirst(t *testing.T) {
 		"2D 2D 2D 3D 3D 3D 4D 4D 4D 5D 5D 5D 6D",
 		"E E E S S S W W W N N N RD RD",
 	})
-	hands(ft, tr, 2*time.Second, take(0, 1, sim.In, "8B"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("8B")}})
-	hands(ft, tr, 2*time.Second, put(1, 1, sim.In, "9C"))
-	hands(ft, tr, 2*time.Second, take(1, 1, sim.In, "9C"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("9C")}})
+	eastThrowsWestPlays(ft, tr, take(0, 1, sim.In, "8B"), "9C")
 	if s := tr.State(); s.Turn != 0 || s.Phase != game.PhaseDraw {
 		t.Fatalf("before: seat %d to %s", s.Turn, s.Phase)
 	}

@@ -38,9 +38,7 @@ func TestOneRackDatesItsOwnTiles(t *testing.T) {
 				"E E E S S S W W W N N N RD RD",
 			})
 			// East throws, West picks and throws, East picks: East to discard.
-			hands(ft, tr, 2*time.Second, take(0, 2, sim.In, "5C"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("5C")}})
-			hands(ft, tr, 2*time.Second, put(1, 1, sim.In, "6D"))
-			hands(ft, tr, 2*time.Second, take(1, 1, sim.In, "6D"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("6D")}})
+			eastThrowsWestPlays(ft, tr, take(0, 2, sim.In, "5C"), "6D")
 			hands(ft, tr, 2*time.Second, put(0, 1, sim.In, "7D"))
 			if s := tr.State(); s.Seq != 8 || s.Turn != 0 || s.Phase != game.PhaseDiscard {
 				t.Fatalf("before: seq %d, seat %d to %s", s.Seq, s.Turn, s.Phase)
@@ -73,4 +71,12 @@ func TestOneRackDatesItsOwnTiles(t *testing.T) {
 			}
 		})
 	}
+}
+
+// eastThrowsWestPlays: East throws the tile it takes from a rack, then West picks west into
+// rack 1 and throws it, each settling.
+func eastThrowsWestPlays(ft *fakeTable, tr *Tracker, east sim.Op, west string) {
+	hands(ft, tr, 2*time.Second, east, sim.Op{Kind: sim.Discard, Tiles: east.Tiles})
+	hands(ft, tr, 2*time.Second, put(1, 1, sim.In, west))
+	hands(ft, tr, 2*time.Second, take(1, 1, sim.In, west), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face(west)}})
 }
