@@ -54,8 +54,9 @@ type players struct {
 	entered int       // the table's act count when the players last entered an act by hand (-1: none)
 	// sameAt and same remember sameSoFar's last answer, for the table's game digest it was
 	// given: a stuck table is checked every step, and the answer changes only with an act.
-	sameAt string
-	same   bool
+	sameAt   string
+	same     bool
+	sameActs int
 }
 
 // stallAfter is how long a soak's players wait for a table stuck on a question they cannot
@@ -197,10 +198,14 @@ func (p *players) correct(t *Table, now time.Time, say func(track.Command) error
 	for _, q := range t.tracker.Questions() {
 		stuck = stuck || now.Sub(q.Since) > answerAfter
 	}
-	if !stuck || say == nil || g.Seq > len(played) || g.Seq == p.entered || !p.sameSoFar(g) {
+	if !stuck || say == nil || g.Seq == p.entered {
 		return false, nil
 	}
-	if g.Seq == len(played) { // the table has all they did: what the camera reported did not happen
+	done, same := p.sameSoFar(g)
+	if !same {
+		return false, nil
+	}
+	if done == len(played) { // the table has all they did: what the camera reported did not happen
 		for _, q := range t.tracker.Questions() {
 			if slices.ContainsFunc(q.Options, func(o track.Option) bool { return o.Key == "misread" }) {
 				p.noteHelp()
@@ -209,7 +214,7 @@ func (p *players) correct(t *Table, now time.Time, say func(track.Command) error
 		}
 		return false, nil
 	}
-	a := played[g.Seq]
+	a := played[done]
 	p.entered = g.Seq // once: a refused entry is not repeated
 	if err := say(track.Command{Seat: a.Seat, Kind: track.CmdAct, Action: &a, At: now}); err != nil {
 		if errors.Is(err, track.ErrCommand) {
@@ -230,36 +235,51 @@ func (p *players) noteHelp() {
 	}
 }
 
-// sameSoFar says whether the table's game is the players' own game up to its last act.
-func (p *players) sameSoFar(g game.State) bool {
+// sameSoFar says whether the table's game is the players' own game as far as it goes, and how
+// many of their acts that is (the table may record as one act what they did as two: tiles
+// moved between racks twice before the racks were still).
+func (p *players) sameSoFar(g game.State) (int, bool) {
 	key := p.game + " " + g.Digest()
-	if key == p.sameAt {
-		return p.same
+	if key != p.sameAt {
+		p.sameAt = key
+		p.sameActs, p.same = p.replaysTo(g)
 	}
-	p.sameAt, p.same = key, p.replaysTo(g)
-	return p.same
+	return p.sameActs, p.same
 }
 
-// replaysTo replays the players' acts up to the table's act count and compares the games.
-func (p *players) replaysTo(g game.State) bool {
+// replayWindow is how far from the table's act count the players look for the same game.
+const replayWindow = 3
+
+// replaysTo replays the players' acts and compares each game near the table's act count with
+// the table's, as played: act numbers and the order of an exposure's tiles aside.
+func (p *players) replaysTo(g game.State) (int, bool) {
 	played := p.truth.Log()
-	if g.Seq > len(played) {
-		return false
-	}
+	want := asPlayed(g).Digest()
 	s := game.New(p.rules, p.card)
-	for _, a := range played[:g.Seq] {
-		n, _, err := game.Apply(s, a)
-		if err != nil {
-			return false
+	for n := 0; n <= min(len(played), g.Seq+replayWindow); n++ {
+		if n >= g.Seq-replayWindow && asPlayed(s).Digest() == want {
+			return n, true
 		}
-		s = n
+		if n == len(played) {
+			break
+		}
+		next, _, err := game.Apply(s, played[n])
+		if err != nil {
+			return 0, false
+		}
+		s = next
 	}
-	return orderFree(s).Digest() == orderFree(g).Digest()
+	return 0, false
 }
 
-// orderFree is s with each exposure's tiles in one order: a call laid as 8C J 8C is the call
-// the player made as 8C 8C J. (s is not changed.)
-func orderFree(s game.State) game.State {
+// asPlayed is s as the players see their game: no act numbers, and each exposure's tiles in
+// one order (a call laid as 8C J 8C is the call the player made as 8C 8C J). s is not changed.
+func asPlayed(s game.State) game.State {
+	s.Seq = 0
+	s.Warnings = slices.Clone(s.Warnings)
+	for i := range s.Warnings {
+		s.Warnings[i].Seq = 0
+	}
 	s.Seats = slices.Clone(s.Seats)
 	for i := range s.Seats {
 		for r := range s.Seats[i].Racks {
