@@ -2,6 +2,7 @@ package build
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -101,7 +102,7 @@ func (m *mfrcReader) ReadTags() ([]string, error) {
 	switch {
 	case err == nil:
 		return []string{pn532.FormatUID(uid)}, nil
-	case m.irq.timedOut.Load():
+	case m.irq.timedOut.Load() && strings.Contains(err.Error(), noCardText):
 		return nil, nil // no card raised the IRQ: the slot is empty
 	}
 	m.mu.Lock()
@@ -109,6 +110,11 @@ func (m *mfrcReader) ReadTags() ([]string, error) {
 	m.mu.Unlock()
 	return nil, fmt.Errorf("build: mfrc522: %w", err)
 }
+
+// noCardText is how periph's driver (v3.7.4) says no IRQ came. The driver waits for the IRQ
+// while it starts the chip, so a transfer that fails slowly can end after the wait timed out:
+// only the driver's own timeout, not any error once the wait timed out, means an empty slot.
+const noCardText = "timeout waiting for IRQ edge"
 
 // irqWatch is the IRQ pin as the driver sees it, remembering whether its last wait for an edge
 // timed out.

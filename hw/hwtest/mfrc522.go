@@ -22,6 +22,8 @@ type MFRC522 struct {
 	IRQ *IRQPin
 	// Writes counts register writes, to check the driver really talked to the chip.
 	Writes int
+	// Latency is how long each transfer takes: a bus slowed down, or a machine under load.
+	Latency time.Duration
 }
 
 // NewMFRC522 returns a fake reader with its registers at their reset values.
@@ -66,6 +68,7 @@ func (m *MFRC522) TxPackets(ps []spi.Packet) error {
 func (m *MFRC522) Tx(w, r []byte) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	time.Sleep(m.Latency)
 	if m.Fail != nil {
 		return m.Fail
 	}
