@@ -133,8 +133,8 @@ func (t *Tracker) departedAt(seat, rack int, z Zone, f tile.Face) time.Time {
 // unknown).
 func (t *Tracker) arrivedAt(seat, rack int, z Zone, f tile.Face) time.Time {
 	p := Place{seat, rack, z}
-	if a := t.arrived[p]; a != nil && !a[f].IsZero() {
-		return a[f]
+	if a := t.arrivalRead(p, f); !a.IsZero() {
+		return a
 	}
 	return t.readings[p].At
 }
