@@ -57,6 +57,9 @@ func (t *Tracker) explain() []candidate {
 		if t.unnamedArrival() {
 			continue // a tile the camera could not name just arrived: let the racks settle first
 		}
+		if t.callAhead(&p) {
+			continue // the discard it called is still to be played: the thrower's act comes first
+		}
 		if seat == t.state.Turn && t.state.Phase == game.PhaseDraw && (t.freshArrival(pics, readable) || t.unnamedThrow(pics, readable)) {
 			continue // a discard no rack explains yet may be this seat's drawn tile, thrown at once
 		}
@@ -84,6 +87,24 @@ func (t *Tracker) explain() []candidate {
 		return out // the turn passes with this discard: a tile thrown at once is the next seat's
 	}
 	return append(out, t.drawAndThrow(exp, usedSeen)...)
+}
+
+// callAhead: tiles newly lie on one of the seat's racks, and the camera saw a tile taken from
+// the discards of a face the seat is missing, but the table's last discard is not one the seat
+// could have called (none, its own, another face). The seat to play drew that tile and threw it
+// at once, and the table has not played the throw yet: read now, the tile the seat laid in the
+// exposure would be taken for a discard of its own, out of turn.
+func (t *Tracker) callAhead(p *seatPicture) bool {
+	if p.onDelta[0] < 3 && p.onDelta[1] < 3 {
+		return false
+	}
+	last := t.state.Last
+	for _, d := range t.taken {
+		if d.Known && p.minus[0][d.Face]+p.minus[1][d.Face] > 0 && (last == nil || last.Seat == p.seat || last.Tile != d.Face) {
+			return true
+		}
+	}
+	return false
 }
 
 // explainSeat runs the matchers over one seat's picture.

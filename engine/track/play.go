@@ -169,7 +169,8 @@ func (t *Tracker) unexplainedCamera(cands []candidate) bool {
 const orderWindow = 700 * time.Millisecond
 
 // bestOrder is the order in which to play cands: the order their evidence was read in where it
-// is far enough apart to tell, and otherwise the order that plays the most acts with the fewest
+// is far enough apart to tell, or where one sensor dates both (a rack zone, the camera's view
+// of the discards), and otherwise the order that plays the most acts with the fewest
 // faults; ties go to the natural order of a turn (deals, calls, draws, flowers, exchanges, fixes, moves,
 // discards).
 func (t *Tracker) bestOrder(cands []candidate) []int {
@@ -218,7 +219,7 @@ func (t *Tracker) score(cands []candidate, order []int) orderScore {
 	var sc orderScore
 	for x := range order {
 		for y := x + 1; y < len(order); y++ {
-			if a, b := &cands[order[x]], &cands[order[y]]; a.at.Sub(b.at) >= orderWindow || rackDatedAfter(a, b) {
+			if a, b := &cands[order[x]], &cands[order[y]]; a.at.Sub(b.at) >= orderWindow || rackDatedAfter(a, b) || t.cameraDatedAfter(a, b) {
 				sc.inversions++
 			}
 		}
@@ -240,6 +241,12 @@ func (t *Tracker) score(cands []candidate, order []int) orderScore {
 		}
 	}
 	return sc
+}
+
+// cameraDatedAfter: the camera saw a's tile land in the discards after b's. The discards lie
+// in the order they were thrown, however close: one camera watched them land.
+func (t *Tracker) cameraDatedAfter(a, b *candidate) bool {
+	return a.seen >= 0 && b.seen >= 0 && t.seen[a.seen].At.After(t.seen[b.seen].At)
 }
 
 // rackDatedAfter: one rack zone's readings show a's tile moving after b's.

@@ -1,0 +1,49 @@
+package track
+
+import (
+	"testing"
+	"time"
+
+	"github.com/siamesetable/siamesed/engine/game"
+	"github.com/siamesetable/siamesed/engine/tile"
+	"github.com/siamesetable/siamesed/sim"
+)
+
+// TestACallOfATileThrownAtOnce: West picks a tile and throws it at once, so West's racks
+// never show it; East calls it before the camera's reading of the throw has lain the grace
+// period. East's racks show a tile of that face gone and an exposure laid: a call of the
+// discard still to be played, not a discard of East's own out of turn. West's pick and throw
+// are played first, then the call, then East's discard, none faulty.
+func TestACallOfATileThrownAtOnce(t *testing.T) {
+	ft, tr := dealtTable(t, loadRules(t, "siamese"), loadCard(t), [4]string{
+		"2B 2B 2B 4B 4B 6B 6B 6B 8B 8B 6C J 1D 9D",
+		"1C 1C 1C 2C 2C 2C 3C 3C 3C 4C 4C 4C 5C 5C",
+		"2D 2D 2D 3D 3D 3D 4D 4D 4D 5D 5D 5D 6D",
+		"E E E S S S W W W N N N RD RD",
+	})
+	steps := hands(ft, tr, 2*time.Second, take(0, 1, sim.In, "9D"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("9D")}})
+	steps = append(steps, hands(ft, tr, 100*time.Millisecond, put(1, 1, sim.In, "6C"))...)
+	steps = append(steps, hands(ft, tr, 500*time.Millisecond, take(1, 1, sim.In, "6C"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("6C")}})...)
+	group, _ := tile.ParseList("6C 6C J")
+	steps = append(steps, hands(ft, tr, 3*time.Second,
+		sim.Op{Kind: sim.TakeDiscard, Tiles: []tile.Face{face("6C")}},
+		take(0, 1, sim.In, "6C"), take(0, 1, sim.In, "J"),
+		sim.Op{Kind: sim.Put, Place: sim.Place{Seat: 0, Rack: 1, Zone: sim.On}, Tiles: group})...)
+	steps = append(steps, hands(ft, tr, 8*time.Second, take(0, 1, sim.In, "1D"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("1D")}})...)
+	want := []string{
+		act(game.Action{Seat: 0, Act: game.ActDiscard, Tiles: []tile.Face{face("9D")}, Rack: 1}, game.Applied),
+		act(game.Action{Seat: 1, Act: game.ActDraw, Tiles: []tile.Face{face("6C")}, Rack: 1}, game.Applied),
+		act(game.Action{Seat: 1, Act: game.ActDiscard, Tiles: []tile.Face{face("6C")}, Rack: 1}, game.Applied),
+		act(game.Action{Seat: 0, Act: game.ActCall, Tiles: group, Rack: 1}, game.Applied),
+		act(game.Action{Seat: 0, Act: game.ActDiscard, Tiles: []tile.Face{face("1D")}, Rack: 1}, game.Applied),
+	}
+	got := acts(steps)
+	if len(got) != len(want) {
+		t.Fatalf("acts %v\nwant %v (questions %+v)", got, want, tr.Questions())
+	}
+	for i := range want {
+		if got[i] != want[i] || game.HasFaults(steps[i].Verdicts) {
+			t.Fatalf("acts %v\nwant %v, none faulty", got, want)
+		}
+	}
+}
