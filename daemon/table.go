@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -176,7 +177,11 @@ func (t *Table) trackConfig() track.Config {
 	return track.Config{
 		AskAfter: t.cfg.Track.AskAfter.D(), Grace: t.cfg.Track.Grace.D(), CallWindow: t.cfg.Track.CallWindow.D(),
 		Camera: t.cfg.Camera != "none",
-		Debug:  func(format string, args ...any) { t.log.Debug("track: " + fmt.Sprintf(format, args...)) },
+		Debug: func(format string, args ...any) {
+			if t.log.Enabled(context.Background(), slog.LevelDebug) { // formatted only when debugging
+				t.log.Debug("track: " + fmt.Sprintf(format, args...))
+			}
+		},
 	}
 }
 
