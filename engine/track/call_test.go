@@ -1,6 +1,7 @@
 package track
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -45,5 +46,54 @@ func TestACallOfATileThrownAtOnce(t *testing.T) {
 		if got[i] != want[i] || game.HasFaults(steps[i].Verdicts) {
 			t.Fatalf("acts %v\nwant %v, none faulty", got, want)
 		}
+	}
+}
+
+// TestAJokerFromTheOtherRackIsNoExchange: East, holding a called exposure 6C 6C J on rack 1,
+// moves a 6C from rack 1 to rack 2 and a joker from rack 2 to rack 1. Rack 1 settles first,
+// showing the 6C gone and a joker come, while rack 2 is still changing: that is no joker
+// exchanged from the exposure, but the two moves, played once rack 2 has settled.
+func TestAJokerFromTheOtherRackIsNoExchange(t *testing.T) {
+	ft, tr := dealtTable(t, loadRules(t, "siamese"), loadCard(t), [4]string{
+		"2B 2B 2B 4B 4B 6B 6B 6B 8B 6C 6C J 1D 9D",
+		"1C 1C 1C 2C 2C 2C 3C 3C 3C 4C 4C 4C 5C J",
+		"2D 2D 2D 3D 3D 3D 4D 4D 4D 5D 5D 5D 6D",
+		"E E E S S S W W W N N N RD RD",
+	})
+	group, _ := tile.ParseList("6C 6C J")
+	hands(ft, tr, 2*time.Second, take(0, 1, sim.In, "9D"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("9D")}})
+	hands(ft, tr, 2*time.Second, put(1, 1, sim.In, "6C"))
+	hands(ft, tr, 2*time.Second, take(1, 1, sim.In, "6C"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("6C")}})
+	hands(ft, tr, 3*time.Second, sim.Op{Kind: sim.TakeDiscard, Tiles: []tile.Face{face("6C")}},
+		take(0, 1, sim.In, "6C"), take(0, 1, sim.In, "J"),
+		sim.Op{Kind: sim.Put, Place: sim.Place{Seat: 0, Rack: 1, Zone: sim.On}, Tiles: group})
+	if s := tr.State(); len(s.Seats[0].Racks[0].Exposures) != 1 || s.Turn != 0 || s.Phase != game.PhaseDiscard {
+		t.Fatalf("before: East's rack 1 %+v, seat %d to %s (questions %+v)", s.Seats[0].Racks[0], s.Turn, s.Phase, tr.Questions())
+	}
+	var steps []Step
+	for _, o := range []sim.Op{take(0, 1, sim.In, "6C"), take(0, 2, sim.In, "J"), put(0, 1, sim.In, "J"), put(0, 2, sim.In, "6C")} {
+		ft.do(o)
+	}
+	rack2 := []Place{{0, 2, In}}
+	for i := range 40 {
+		if i < 10 { // rack 2 still changing for a second: a tag read, lost, read again
+			ft.touch(rack2[0])
+		}
+		steps = append(steps, ft.runUntil(tr, ft.now.Add(100*time.Millisecond))...)
+		if i < 12 { // changing until its reading settles, 300 ms after the last touch
+			steps = append(steps, tr.Moving(rack2, ft.now)...)
+		} else {
+			steps = append(steps, tr.Moving(nil, ft.now)...)
+		}
+	}
+	want := []string{ // in either order: nothing dates one before the other
+		act(game.Action{Seat: 0, Act: game.ActMove, Tiles: []tile.Face{face("6C")}, Rack: 1, To: 2}, game.Applied),
+		act(game.Action{Seat: 0, Act: game.ActMove, Tiles: []tile.Face{face("J")}, Rack: 2, To: 1}, game.Applied),
+	}
+	got := acts(steps)
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Fatalf("acts %v\nwant %v (questions %+v)", got, want, tr.Questions())
 	}
 }

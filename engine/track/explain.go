@@ -344,10 +344,14 @@ func unplace(p *seatPicture, f tile.Face) {
 }
 
 // exchanges: a joker newly standing in a rack and a natural gone from the player's racks, while
-// some exposure holds a joker and that natural.
+// some exposure holds a joker and that natural. Not while the player's other rack is changing:
+// the joker may be on its way from there, and the natural to there (two moves).
 func (t *Tracker) exchanges(p *seatPicture) []candidate {
 	var out []candidate
 	for r := 1; r <= 2; r++ {
+		if t.moving[Place{p.seat, 3 - r, In}] {
+			continue
+		}
 		for p.plus[r-1][tile.Joker] > 0 {
 			f, target, ok := t.exchangeTarget(p)
 			if !ok {
