@@ -1,6 +1,7 @@
 package track
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -9,41 +10,18 @@ import (
 	"github.com/siamesetable/siamesed/sim"
 )
 
-// TestALoneSeatsThrowsAreplayedInTheCamerasOrder: West, playing on alone, picks a tile and
+// TestALoneSeatsThrowsArePlayedInTheCamerasOrder: West, playing on alone, picks a tile and
 // throws it at once (its racks never show it), then picks another and throws a tile from its
 // rack, all before the rack settles. The camera saw the first throw land first: the discards
 // are played in that order, each after its pick.
 func TestALoneSeatsThrowsArePlayedInTheCamerasOrder(t *testing.T) {
-	rules := loadRules(t, "siamese")
-	rules.TwoDead = "play_on"
-	ft, tr := dealtTable(t, rules, loadCard(t), [4]string{
-		"1B 1B 1B 2B 2B 2B 3B 3B 3B 4B 4B 4B 5B 5B",
-		"1C 1C 1C 2C 2C 2C 3C 3C 3C 4C 4C 4C 5C 5C",
-		"2D 2D 2D 3D 3D 3D 4D 4D 4D 5D 5D 5D 6D",
-		"E E E S S S W W W N N N RD 5D",
-	})
-	// East throws, West picks and throws; East picks twice, a dead hand.
-	eastThrowsWestPlays(ft, tr, take(0, 2, sim.In, "5C"), "6B")
-	hands(ft, tr, 2*time.Second, put(0, 1, sim.In, "7D"))
-	hands(ft, tr, 8*time.Second, put(0, 1, sim.In, "9C"))
-	s := tr.State()
-	if s.Seats[0].Racks[0].Live() || s.Seats[0].Racks[1].Live() {
-		t.Fatalf("before: East's racks live (questions %+v)", tr.Questions())
-	}
-	// West plays on alone: a pick and a throw.
-	hands(ft, tr, 2*time.Second, put(1, 1, sim.In, "7C"))
-	hands(ft, tr, 3*time.Second, take(1, 1, sim.In, "7C"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("7C")}})
-	if s = tr.State(); s.Turn != 1 || s.Phase != game.PhaseDraw {
-		t.Fatalf("before: seat %d to %s (questions %+v)", s.Turn, s.Phase, tr.Questions())
-	}
-	from := len(s.Discards)
+	ft, tr := westAlone(t)
+	from := len(tr.State().Discards)
 	steps := hands(ft, tr, 100*time.Millisecond, put(1, 1, sim.In, "4D"))
 	steps = append(steps, hands(ft, tr, 100*time.Millisecond, take(1, 1, sim.In, "4D"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("4D")}})...)
 	steps = append(steps, hands(ft, tr, 100*time.Millisecond, put(1, 2, sim.In, "3B"))...)
 	steps = append(steps, hands(ft, tr, 100*time.Millisecond, take(1, 2, sim.In, "5D"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("5D")}})...)
-	for range 80 { // the daemon's tracker hears the time every 50 ms or so
-		steps = append(steps, ft.runUntil(tr, ft.now.Add(100*time.Millisecond))...)
-	}
+	steps = append(steps, ticks(ft, tr, 80)...)
 	want := []string{
 		act(game.Action{Seat: 1, Act: game.ActDraw, Tiles: []tile.Face{face("4D")}, Rack: 1}, game.Applied),
 		act(game.Action{Seat: 1, Act: game.ActDiscard, Tiles: []tile.Face{face("4D")}, Rack: 1}, game.Applied),
@@ -62,4 +40,71 @@ func TestALoneSeatsThrowsArePlayedInTheCamerasOrder(t *testing.T) {
 	if d := tr.State().Discards[from:]; len(d) != 2 || d[0] != face("4D") || d[1] != face("5D") {
 		t.Fatalf("discards %v, want 4D 5D", d)
 	}
+}
+
+// TestALoneSeatThrowsPicksAndThrowsAgain: West, playing on alone and to discard, throws a tile
+// from rack 1, picks another of the same face into rack 1 and throws a tile from rack 2, before
+// rack 1 settles: rack 1 never shows its tile gone. The camera saw the first throw land first:
+// the discards are played in that order, the pick between them, and without waiting for the
+// players to be asked.
+func TestALoneSeatThrowsPicksAndThrowsAgain(t *testing.T) {
+	ft, tr := westAlone(t)
+	hands(ft, tr, 3*time.Second, put(1, 2, sim.In, "3B"))
+	if s := tr.State(); s.Turn != 1 || s.Phase != game.PhaseDiscard {
+		t.Fatalf("before: seat %d to %s (questions %+v)", s.Turn, s.Phase, tr.Questions())
+	}
+	from := len(tr.State().Discards)
+	steps := hands(ft, tr, 150*time.Millisecond, take(1, 1, sim.In, "6D"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("6D")}})
+	steps = append(steps, hands(ft, tr, 150*time.Millisecond, put(1, 1, sim.In, "6D"))...)
+	steps = append(steps, hands(ft, tr, 100*time.Millisecond, take(1, 2, sim.In, "3B"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("3B")}})...)
+	// Within the grace period and a little: rack 1, read since the first tile landed, still
+	// holds its face, so that tile is not one still leaving it.
+	steps = append(steps, ticks(ft, tr, 25)...)
+	want := []string{
+		act(game.Action{Seat: 1, Act: game.ActDiscard, Tiles: []tile.Face{face("6D")}, Rack: 1}, game.Applied),
+		act(game.Action{Seat: 1, Act: game.ActDraw, Tiles: []tile.Face{face("6D")}, Rack: 1}, game.Applied),
+		act(game.Action{Seat: 1, Act: game.ActDiscard, Tiles: []tile.Face{face("3B")}, Rack: 2}, game.Applied),
+	}
+	if got := acts(steps); !slices.Equal(got, want) {
+		t.Fatalf("acts %v\nwant %v (questions %+v)", got, want, tr.Questions())
+	}
+	if d := tr.State().Discards[from:]; len(d) != 2 || d[0] != face("6D") || d[1] != face("3B") {
+		t.Fatalf("discards %v, want 6D 3B", d)
+	}
+}
+
+// westAlone is a two-seat game where East picked twice, a dead hand, and West, playing on
+// alone, has picked and thrown once: West to pick.
+func westAlone(t *testing.T) (*fakeTable, *Tracker) {
+	t.Helper()
+	rules := loadRules(t, "siamese")
+	rules.TwoDead = "play_on"
+	ft, tr := dealtTable(t, rules, loadCard(t), [4]string{
+		"1B 1B 1B 2B 2B 2B 3B 3B 3B 4B 4B 4B 5B 5B",
+		"1C 1C 1C 2C 2C 2C 3C 3C 3C 4C 4C 4C 5C 5C",
+		"2D 2D 2D 3D 3D 3D 4D 4D 4D 5D 5D 5D 6D",
+		"E E E S S S W W W N N N RD 5D",
+	})
+	eastThrowsWestPlays(ft, tr, take(0, 2, sim.In, "5C"), "6B")
+	hands(ft, tr, 2*time.Second, put(0, 1, sim.In, "7D"))
+	hands(ft, tr, 8*time.Second, put(0, 1, sim.In, "9C"))
+	s := tr.State()
+	if s.Seats[0].Racks[0].Live() || s.Seats[0].Racks[1].Live() {
+		t.Fatalf("before: East's racks live (questions %+v)", tr.Questions())
+	}
+	hands(ft, tr, 2*time.Second, put(1, 1, sim.In, "7C"))
+	hands(ft, tr, 3*time.Second, take(1, 1, sim.In, "7C"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("7C")}})
+	if s = tr.State(); s.Turn != 1 || s.Phase != game.PhaseDraw {
+		t.Fatalf("before: seat %d to %s (questions %+v)", s.Turn, s.Phase, tr.Questions())
+	}
+	return ft, tr
+}
+
+// ticks runs the fake table n times 100 ms: the daemon's tracker hears the time every 50 ms or so.
+func ticks(ft *fakeTable, tr *Tracker, n int) []Step {
+	var steps []Step
+	for range n {
+		steps = append(steps, ft.runUntil(tr, ft.now.Add(100*time.Millisecond))...)
+	}
+	return steps
 }

@@ -148,7 +148,8 @@ func unused(used []bool) int {
 // game as it was: the camera's confident reading of a discard that no rack explains is the
 // evidence. While the seat is to draw, the grace period must pass; while it is to discard, a
 // face it holds may yet leave its rack (a plain discard, still settling), so that waits for
-// AskAfter, unless the racks showed the tile picked (a draw held back as a fault). An unnamed
+// AskAfter, unless the racks showed the tile picked (a draw held back as a fault) or changed
+// after the tile landed and still hold its face (thrown, then picked again). An unnamed
 // discard is asked about.
 func (t *Tracker) drawAndThrow(exp [][2]expect, usedSeen []bool) []candidate {
 	s := &t.state
@@ -159,7 +160,7 @@ func (t *Tracker) drawAndThrow(exp [][2]expect, usedSeen []bool) []candidate {
 	for i, d := range t.seen {
 		wait := t.cfg.Grace
 		held, wasHeld := t.heldDraw(s.Turn, d.Face, d.At)
-		if s.Phase == game.PhaseDiscard && !wasHeld && seat.Racks[0].Concealed[d.Face]+seat.Racks[1].Concealed[d.Face] > 0 {
+		if s.Phase == game.PhaseDiscard && !wasHeld && seat.Racks[0].Concealed[d.Face]+seat.Racks[1].Concealed[d.Face] > 0 && !t.changed[s.Turn].After(d.At) {
 			wait = t.cfg.AskAfter
 		}
 		if usedSeen[i] || !d.Known || s.Unseen[d.Face] == 0 || t.now.Sub(d.At) < wait || t.seatMoving(s.Turn) ||

@@ -32,7 +32,7 @@ func (t *Tracker) explainAndPlay() []Step {
 	var usedSeen, usedTaken []int
 	for n, i := range order {
 		c := cands[i]
-		if n > 0 && t.earlierArrival(cands, c.at) || t.earlierUnnamed(cands, c.at) {
+		if n > 0 && t.earlierArrival(cands, c.at) || t.earlierUnnamed(cands, c.at) || t.earlierThrow(cands, c) {
 			break // an earlier discard no act explains yet may be explained now: settle again
 		}
 		if c.act.Act == game.ActDiscard && t.declaring(c.act.Seat, c.at) {
@@ -78,6 +78,22 @@ func (t *Tracker) earlierArrival(cands []candidate, at time.Time) bool {
 	}
 	for i, d := range t.seen {
 		if d.Known && d.At.Before(at) && !slices.ContainsFunc(cands, func(c candidate) bool { return c.seen == i }) {
+			return true
+		}
+	}
+	return false
+}
+
+// earlierThrow: c is the discard of the seat to discard, and the camera saw a tile it could
+// name land before c's that no act of this settle explains: the seat threw that tile first,
+// picked another of its face and threw again before its rack settled (its rack never showed
+// the first tile gone). c waits until the throw and the pick are played before it.
+func (t *Tracker) earlierThrow(cands []candidate, c candidate) bool {
+	if t.state.Phase != game.PhaseDiscard || c.act.Act != game.ActDiscard || c.act.Seat != t.state.Turn || c.seen < 0 {
+		return false
+	}
+	for i, d := range t.seen {
+		if d.Known && d.At.Before(t.seen[c.seen].At) && !slices.ContainsFunc(cands, func(c candidate) bool { return c.seen == i }) {
 			return true
 		}
 	}
