@@ -73,6 +73,50 @@ func TestALoneSeatThrowsPicksAndThrowsAgain(t *testing.T) {
 	}
 }
 
+// TestALoneSeatsPickWaitsForItsEarlierThrow: West, playing on alone, picks a tile and throws it
+// at once, then picks another, which its rack reads; when the grace period for the first throw
+// ends, West is already taking the next tile to throw from its rack. The second pick must not
+// be played before the first pick and throw the camera saw: played first, the tile thrown at
+// once would follow as a second pick, or out of order.
+func TestALoneSeatsPickWaitsForItsEarlierThrow(t *testing.T) {
+	ft, tr := westAlone(t)
+	from := len(tr.State().Discards)
+	rack2 := []Place{{1, 2, In}}
+	var steps []Step
+	for i := range 60 {
+		var moving []Place
+		switch i {
+		case 0:
+			ft.do(put(1, 1, sim.In, "4D"))
+		case 1:
+			ft.do(take(1, 1, sim.In, "4D"))
+			ft.do(sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("4D")}})
+		case 6:
+			ft.do(put(1, 2, sim.In, "3B"))
+		case 17:
+			ft.do(take(1, 2, sim.In, "5D"))
+			ft.do(sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("5D")}})
+		}
+		if i >= 17 && i < 20 {
+			moving = rack2 // the hand at rack 2 until its reading settles
+		}
+		steps = append(steps, tr.Moving(moving, ft.now)...)
+		steps = append(steps, ft.runUntil(tr, ft.now.Add(100*time.Millisecond))...)
+	}
+	want := []string{
+		act(game.Action{Seat: 1, Act: game.ActDraw, Tiles: []tile.Face{face("4D")}, Rack: 1}, game.Applied),
+		act(game.Action{Seat: 1, Act: game.ActDiscard, Tiles: []tile.Face{face("4D")}, Rack: 1}, game.Applied),
+		act(game.Action{Seat: 1, Act: game.ActDraw, Tiles: []tile.Face{face("3B")}, Rack: 2}, game.Applied),
+		act(game.Action{Seat: 1, Act: game.ActDiscard, Tiles: []tile.Face{face("5D")}, Rack: 2}, game.Applied),
+	}
+	if got := acts(steps); !slices.Equal(got, want) {
+		t.Fatalf("acts %v\nwant %v (questions %+v)", got, want, tr.Questions())
+	}
+	if d := tr.State().Discards[from:]; len(d) != 2 || d[0] != face("4D") || d[1] != face("5D") {
+		t.Fatalf("discards %v, want 4D 5D", d)
+	}
+}
+
 // westAlone is a two-seat game where East picked twice, a dead hand, and West, playing on
 // alone, has picked and thrown once: West to pick.
 func westAlone(t *testing.T) (*fakeTable, *Tracker) {

@@ -20,6 +20,10 @@ type candidate struct {
 	// happened in that order however close: one sensor, read by the same polls.
 	rack   Place
 	rackAt time.Time
+	// atOnce: a tile drawn and thrown at once, or thrown and one of its face picked again, that
+	// no rack showed: this act and the candidate just before it in the list are one motion,
+	// played one straight after the other.
+	atOnce bool
 }
 
 // seatPicture is one seat's racks as they differ from the game, worked down as acts explain them.
@@ -182,12 +186,31 @@ func (t *Tracker) drawAndThrow(exp [][2]expect, usedSeen []bool) []candidate {
 			rack = 2
 		}
 		f := []tile.Face{d.Face}
+		if s.Phase == game.PhaseDiscard && !wasHeld {
+			if r, ok := holdingRack(seat, d.Face); ok {
+				// Thrown from the rack, and a tile of its face picked into its place.
+				return []candidate{
+					{act: game.Action{Seat: s.Turn, Act: game.ActDiscard, Tiles: f, Rack: r}, seen: i, taken: -1, at: d.At},
+					{act: game.Action{Seat: s.Turn, Act: game.ActDraw, Tiles: f, Rack: r}, seen: -1, taken: -1, at: d.At, atOnce: true},
+				}
+			}
+		}
 		return []candidate{
 			{act: game.Action{Seat: s.Turn, Act: game.ActDraw, Tiles: f, Rack: rack}, seen: -1, taken: -1, at: d.At},
-			{act: game.Action{Seat: s.Turn, Act: game.ActDiscard, Tiles: f, Rack: rack}, seen: i, taken: -1, at: d.At},
+			{act: game.Action{Seat: s.Turn, Act: game.ActDiscard, Tiles: f, Rack: rack}, seen: i, taken: -1, at: d.At, atOnce: true},
 		}
 	}
 	return nil
+}
+
+// holdingRack is the seat's live rack (rack 1 first) that holds a tile of face f.
+func holdingRack(seat *game.Seat, f tile.Face) (int, bool) {
+	for r := 1; r <= 2; r++ {
+		if rk := &seat.Racks[r-1]; rk.Live() && rk.Concealed[f] > 0 {
+			return r, true
+		}
+	}
+	return 0, false
 }
 
 // unnamedBefore: a tile the camera could not name, that no act of this settle explains, arrived

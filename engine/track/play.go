@@ -30,9 +30,9 @@ func (t *Tracker) explainAndPlay() []Step {
 	}
 	var steps []Step
 	var usedSeen, usedTaken []int
-	for n, i := range order {
+	for _, i := range order {
 		c := cands[i]
-		if n > 0 && t.earlierArrival(cands, c.at) || t.earlierUnnamed(cands, c.at) || t.earlierThrow(cands, c) {
+		if t.earlierArrival(cands, c.at) || t.earlierUnnamed(cands, c.at) || t.earlierThrow(cands, c) {
 			break // an earlier discard no act explains yet may be explained now: settle again
 		}
 		if c.act.Act == game.ActDiscard && t.declaring(c.act.Seat, c.at) {
@@ -238,6 +238,9 @@ func (t *Tracker) score(cands []candidate, order []int) orderScore {
 			if a, b := &cands[order[x]], &cands[order[y]]; a.at.Sub(b.at) >= orderWindow || rackDatedAfter(a, b) || t.cameraDatedAfter(a, b) {
 				sc.inversions++
 			}
+		}
+		if i := order[x]; cands[i].atOnce && (x == 0 || order[x-1] != i-1) {
+			sc.inversions++ // one motion (drawn and thrown at once) parted
 		}
 	}
 	for _, i := range order {
