@@ -1,6 +1,7 @@
 package track
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -44,8 +45,9 @@ func TestALoneSeatsThrowsArePlayedInTheCamerasOrder(t *testing.T) {
 
 // TestALoneSeatThrowsPicksAndThrowsAgain: West, playing on alone and to discard, throws a tile
 // from rack 1, picks another of the same face into rack 1 and throws a tile from rack 2, before
-// rack 1 settles: rack 1 never shows its tile gone. The camera saw the first throw land first:
-// the discards are played in that order, the pick between them, and without waiting for the
+// rack 1 settles: rack 1 never shows its tile gone. Then West plays on quickly, its rack 2
+// never still for the grace period. The camera saw the first throw land first: the discards
+// are played in the order they landed, each pick between them, and without waiting for the
 // players to be asked.
 func TestALoneSeatThrowsPicksAndThrowsAgain(t *testing.T) {
 	ft, tr := westAlone(t)
@@ -54,22 +56,34 @@ func TestALoneSeatThrowsPicksAndThrowsAgain(t *testing.T) {
 		t.Fatalf("before: seat %d to %s (questions %+v)", s.Turn, s.Phase, tr.Questions())
 	}
 	from := len(tr.State().Discards)
-	steps := hands(ft, tr, 150*time.Millisecond, take(1, 1, sim.In, "6D"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("6D")}})
-	steps = append(steps, hands(ft, tr, 150*time.Millisecond, put(1, 1, sim.In, "6D"))...)
-	steps = append(steps, hands(ft, tr, 100*time.Millisecond, take(1, 2, sim.In, "3B"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("3B")}})...)
-	// Within the grace period and a little: rack 1, read since the first tile landed, still
-	// holds its face, so that tile is not one still leaving it.
-	steps = append(steps, ticks(ft, tr, 25)...)
-	want := []string{
-		act(game.Action{Seat: 1, Act: game.ActDiscard, Tiles: []tile.Face{face("6D")}, Rack: 1}, game.Applied),
-		act(game.Action{Seat: 1, Act: game.ActDraw, Tiles: []tile.Face{face("6D")}, Rack: 1}, game.Applied),
-		act(game.Action{Seat: 1, Act: game.ActDiscard, Tiles: []tile.Face{face("3B")}, Rack: 2}, game.Applied),
+	throw := func(rack int, f string) []sim.Op {
+		return []sim.Op{take(1, rack, sim.In, f), {Kind: sim.Discard, Tiles: []tile.Face{face(f)}}}
+	}
+	steps := script(ft, tr, 60, map[int][]sim.Op{
+		0: throw(1, "6D"), 1: {put(1, 1, sim.In, "6D")}, 3: throw(2, "3B"),
+		10: {put(1, 2, sim.In, "7B")}, 14: throw(2, "E"),
+		21: {put(1, 2, sim.In, "8B")}, 25: throw(2, "S"),
+		32: {put(1, 2, sim.In, "9B")}, 36: throw(2, "W"),
+	})
+	var want []string
+	for _, a := range []game.Action{
+		{Seat: 1, Act: game.ActDiscard, Tiles: []tile.Face{face("6D")}, Rack: 1},
+		{Seat: 1, Act: game.ActDraw, Tiles: []tile.Face{face("6D")}, Rack: 1},
+		{Seat: 1, Act: game.ActDiscard, Tiles: []tile.Face{face("3B")}, Rack: 2},
+		{Seat: 1, Act: game.ActDraw, Tiles: []tile.Face{face("7B")}, Rack: 2},
+		{Seat: 1, Act: game.ActDiscard, Tiles: []tile.Face{face("E")}, Rack: 2},
+		{Seat: 1, Act: game.ActDraw, Tiles: []tile.Face{face("8B")}, Rack: 2},
+		{Seat: 1, Act: game.ActDiscard, Tiles: []tile.Face{face("S")}, Rack: 2},
+		{Seat: 1, Act: game.ActDraw, Tiles: []tile.Face{face("9B")}, Rack: 2},
+		{Seat: 1, Act: game.ActDiscard, Tiles: []tile.Face{face("W")}, Rack: 2},
+	} {
+		want = append(want, act(a, game.Applied))
 	}
 	if got := acts(steps); !slices.Equal(got, want) {
 		t.Fatalf("acts %v\nwant %v (questions %+v)", got, want, tr.Questions())
 	}
-	if d := tr.State().Discards[from:]; len(d) != 2 || d[0] != face("6D") || d[1] != face("3B") {
-		t.Fatalf("discards %v, want 6D 3B", d)
+	if d := tr.State().Discards[from:]; fmt.Sprint(d) != "[6D 3B E S W]" {
+		t.Fatalf("discards %v, want 6D 3B E S W", d)
 	}
 }
 
@@ -117,9 +131,28 @@ func TestALoneSeatsPickWaitsForItsEarlierThrow(t *testing.T) {
 	}
 }
 
-// westAlone is a two-seat game where East picked twice, a dead hand, and West, playing on
-// alone, has picked and thrown once: West to pick.
-func westAlone(t *testing.T) (*fakeTable, *Tracker) {
+// TestAStoppedSeatsThrowComesBeforeTheNextPick: East, its hand dead in its turn, throws a tile to
+// complete the turn (siamese 10) while still squaring its rack; West picks as soon as the tile
+// lands, and West's rack settles first. West's pick waits for East's throw: played first, it
+// would pass the turn without the discard, and the throw would follow out of turn.
+func TestAStoppedSeatsThrowComesBeforeTheNextPick(t *testing.T) {
+	ft, tr := eastDeadInTurn(t)
+	square := []sim.Op{take(0, 1, sim.In, "1B"), put(0, 1, sim.In, "1B")} // East squares its rack
+	steps := script(ft, tr, 50, map[int][]sim.Op{
+		0: {take(0, 1, sim.In, "5B"), {Kind: sim.Discard, Tiles: []tile.Face{face("5B")}}},
+		2: square, 4: square, 5: {put(1, 1, sim.In, "7C")}, 6: square, 8: square, 10: square,
+	})
+	want := []string{
+		act(game.Action{Seat: 0, Act: game.ActDiscard, Tiles: []tile.Face{face("5B")}, Rack: 1}, game.Applied),
+		act(game.Action{Seat: 1, Act: game.ActDraw, Tiles: []tile.Face{face("7C")}, Rack: 1}, game.Applied),
+	}
+	if got := acts(steps); !slices.Equal(got, want) {
+		t.Fatalf("acts %v\nwant %v (questions %+v)", got, want, tr.Questions())
+	}
+}
+
+// eastDeadInTurn is a two-seat game where East picked twice, a dead hand: East to discard.
+func eastDeadInTurn(t *testing.T) (*fakeTable, *Tracker) {
 	t.Helper()
 	rules := loadRules(t, "siamese")
 	rules.TwoDead = "play_on"
@@ -132,16 +165,47 @@ func westAlone(t *testing.T) (*fakeTable, *Tracker) {
 	eastThrowsWestPlays(ft, tr, take(0, 2, sim.In, "5C"), "6B")
 	hands(ft, tr, 2*time.Second, put(0, 1, sim.In, "7D"))
 	hands(ft, tr, 8*time.Second, put(0, 1, sim.In, "9C"))
-	s := tr.State()
-	if s.Seats[0].Racks[0].Live() || s.Seats[0].Racks[1].Live() {
-		t.Fatalf("before: East's racks live (questions %+v)", tr.Questions())
+	if s := tr.State(); s.Seats[0].Racks[0].Live() || s.Seats[0].Racks[1].Live() || s.Turn != 0 || s.Phase != game.PhaseDiscard {
+		t.Fatalf("before: East's racks live, or seat %d to %s (questions %+v)", s.Turn, s.Phase, tr.Questions())
 	}
+	return ft, tr
+}
+
+// westAlone is a two-seat game where East picked twice, a dead hand, and West, playing on
+// alone, has picked and thrown once: West to pick.
+func westAlone(t *testing.T) (*fakeTable, *Tracker) {
+	t.Helper()
+	ft, tr := eastDeadInTurn(t)
 	hands(ft, tr, 2*time.Second, put(1, 1, sim.In, "7C"))
 	hands(ft, tr, 3*time.Second, take(1, 1, sim.In, "7C"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("7C")}})
-	if s = tr.State(); s.Turn != 1 || s.Phase != game.PhaseDraw {
+	if s := tr.State(); s.Turn != 1 || s.Phase != game.PhaseDraw {
 		t.Fatalf("before: seat %d to %s (questions %+v)", s.Turn, s.Phase, tr.Questions())
 	}
 	return ft, tr
+}
+
+// script runs the fake table n times 100 ms, doing the ops given for each step at its start;
+// a rack zone touched reports itself changing until its reading settles, as the hardware does.
+func script(ft *fakeTable, tr *Tracker, n int, ops map[int][]sim.Op) []Step {
+	var steps []Step
+	touched := map[Place]int{}
+	for i := range n {
+		for _, o := range ops[i] {
+			ft.do(o)
+			if o.Kind == sim.Put || o.Kind == sim.Take {
+				touched[Place{o.Place.Seat, o.Place.Rack, Zone(o.Place.Zone)}] = i
+			}
+		}
+		var moving []Place
+		for p, at := range touched {
+			if i-at < 3 {
+				moving = append(moving, p)
+			}
+		}
+		steps = append(steps, tr.Moving(moving, ft.now)...)
+		steps = append(steps, ft.runUntil(tr, ft.now.Add(100*time.Millisecond))...)
+	}
+	return steps
 }
 
 // ticks runs the fake table n times 100 ms: the daemon's tracker hears the time every 50 ms or so.

@@ -164,11 +164,18 @@ func (t *Tracker) drawAndThrow(exp [][2]expect, usedSeen []bool) []candidate {
 	for i, d := range t.seen {
 		wait := t.cfg.Grace
 		held, wasHeld := t.heldDraw(s.Turn, d.Face, d.At)
-		if s.Phase == game.PhaseDiscard && !wasHeld && seat.Racks[0].Concealed[d.Face]+seat.Racks[1].Concealed[d.Face] > 0 && !t.changed[s.Turn].After(d.At) {
+		holds := s.Phase == game.PhaseDiscard && !wasHeld && seat.Racks[0].Concealed[d.Face]+seat.Racks[1].Concealed[d.Face] > 0
+		// Thrown, then a tile of its face picked again: the racks changed after it landed and
+		// still hold the face. Only the racks that hold it need be still (the seat plays on).
+		repicked := holds && t.changed[s.Turn].After(d.At)
+		if holds && !repicked {
 			wait = t.cfg.AskAfter
 		}
-		if usedSeen[i] || !d.Known || s.Unseen[d.Face] == 0 || t.now.Sub(d.At) < wait || t.seatMoving(s.Turn) ||
-			s.Phase == game.PhaseDiscard && t.now.Sub(t.changed[s.Turn]) < t.cfg.Grace {
+		if usedSeen[i] || !d.Known || s.Unseen[d.Face] == 0 || t.now.Sub(d.At) < wait {
+			continue
+		}
+		if repicked && t.holdingRackMoving(s.Turn, d.Face) ||
+			!repicked && (t.seatMoving(s.Turn) || s.Phase == game.PhaseDiscard && t.now.Sub(t.changed[s.Turn]) < t.cfg.Grace) {
 			continue
 		}
 		if p, ok := t.seatPicture(exp, s.Turn); !ok || p.minus[0][d.Face]+p.minus[1][d.Face] > 0 {
@@ -201,6 +208,16 @@ func (t *Tracker) drawAndThrow(exp [][2]expect, usedSeen []bool) []candidate {
 		}
 	}
 	return nil
+}
+
+// holdingRackMoving: a rack of the seat that holds a tile of face f is changing now.
+func (t *Tracker) holdingRackMoving(seat int, f tile.Face) bool {
+	for r := 1; r <= 2; r++ {
+		if t.state.Seats[seat].Racks[r-1].Concealed[f] > 0 && t.moving[Place{seat, r, In}] {
+			return true
+		}
+	}
+	return false
 }
 
 // holdingRack is the seat's live rack (rack 1 first) that holds a tile of face f.

@@ -32,7 +32,7 @@ func (t *Tracker) explainAndPlay() []Step {
 	var usedSeen, usedTaken []int
 	for _, i := range order {
 		c := cands[i]
-		if t.earlierArrival(cands, c.at) || t.earlierUnnamed(cands, c.at) || t.earlierThrow(cands, c) {
+		if t.earlierArrival(cands, c) || t.earlierUnnamed(cands, c.at) || t.earlierThrow(cands, c) {
 			break // an earlier discard no act explains yet may be explained now: settle again
 		}
 		if c.act.Act == game.ActDiscard && t.declaring(c.act.Seat, c.at) {
@@ -69,15 +69,22 @@ func (t *Tracker) declaring(seat int, at time.Time) bool {
 	return slices.ContainsFunc(t.commands, func(c Command) bool { return c.Kind == CmdMahJongg && c.Seat == seat && c.At.Before(at) })
 }
 
-// earlierArrival: the seat to draw may have thrown a drawn tile before its rack settled, seen
-// by the camera before at, that no act of this settle uses: the acts after it wait for the next
-// round, where it is explained first.
-func (t *Tracker) earlierArrival(cands []candidate, at time.Time) bool {
-	if t.state.Phase != game.PhaseDraw {
+// earlierArrival: the camera saw a tile land before c, that no act of this settle uses, while
+// the seat to draw may have thrown a drawn tile before its rack settled, or while c is another
+// seat's act in the turn of the seat to discard (whose throw, its rack not settled yet, ends the
+// turn). c and the acts after it wait for the next round, where that tile is explained first.
+func (t *Tracker) earlierArrival(cands []candidate, c candidate) bool {
+	switch t.state.Phase {
+	case game.PhaseDraw:
+	case game.PhaseDiscard:
+		if c.act.Seat == t.state.Turn {
+			return false
+		}
+	default:
 		return false
 	}
 	for i, d := range t.seen {
-		if d.Known && d.At.Before(at) && !slices.ContainsFunc(cands, func(c candidate) bool { return c.seen == i }) {
+		if d.Known && d.At.Before(c.at) && !slices.ContainsFunc(cands, func(c candidate) bool { return c.seen == i }) {
 			return true
 		}
 	}
