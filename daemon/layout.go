@@ -66,6 +66,12 @@ func (l layout) reading(s rack.Snapshot) (track.RackReading, bool) {
 	if s.Zone == rack.On {
 		r.Zone = track.On
 	}
+	for _, m := range s.Left {
+		r.Left = append(r.Left, track.Moved{Face: m.Face, At: m.At})
+	}
+	for _, m := range s.Came {
+		r.Came = append(r.Came, track.Moved{Face: m.Face, At: m.At})
+	}
 	// A zone is wholly read when readers and load cell agree and no reader failed.
 	r.Complete = s.Quality == rack.OK
 	switch {

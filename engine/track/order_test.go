@@ -13,8 +13,9 @@ import (
 // TestOneRackDatesItsOwnTiles: East, to discard, throws a tile the camera cannot name (so it
 // waits for the grace period) and picks a tile from the wall, the two well inside the time
 // that tells a discard seen by the camera from a draw read by a rack. The rack read one tile
-// leave and the other arrive, in the order they did: thrown first, the pick is out of turn;
-// picked first, it is a second pick in East's turn. (Play goes on past two dead hands here, as
+// leave and the other arrive, in the order they did (in two settled readings, or in one whose
+// sensors read each move before it settled): thrown first, the pick is out of turn; picked
+// first, it is a second pick in East's turn. (Play goes on past two dead hands here, as
 // when a seat's other hand is a Mah Jongg: either order then plays both acts, one fault each.)
 func TestOneRackDatesItsOwnTiles(t *testing.T) {
 	discard := game.Action{Seat: 0, Act: game.ActDiscard, Tiles: []tile.Face{face("5B")}, Rack: 1}
@@ -22,11 +23,14 @@ func TestOneRackDatesItsOwnTiles(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
 		throwFirst bool
+		apart      time.Duration // between the two moves; under 300 ms, one rack reading shows both
 		want       []game.Action
 		fault      string
 	}{
-		{"thrown, then picked", true, []game.Action{discard, draw}, "drew out of turn"},
-		{"picked, then thrown", false, []game.Action{draw, discard}, "drew again"},
+		{"thrown, then picked", true, 400 * time.Millisecond, []game.Action{discard, draw}, "drew out of turn"},
+		{"picked, then thrown", false, 400 * time.Millisecond, []game.Action{draw, discard}, "drew again"},
+		{"thrown, then picked, read together", true, 150 * time.Millisecond, []game.Action{discard, draw}, "drew out of turn"},
+		{"picked, then thrown, read together", false, 150 * time.Millisecond, []game.Action{draw, discard}, "drew again"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rules := loadRules(t, "siamese")
@@ -50,7 +54,7 @@ func TestOneRackDatesItsOwnTiles(t *testing.T) {
 				first, second = throwIt, pick
 			}
 			first()
-			steps := ft.runUntil(tr, ft.now.Add(400*time.Millisecond))
+			steps := ft.runUntil(tr, ft.now.Add(tc.apart))
 			second()
 			for range 60 { // the daemon's tracker hears the time every 50 ms or so
 				steps = append(steps, ft.runUntil(tr, ft.now.Add(100*time.Millisecond))...)

@@ -59,6 +59,26 @@ type RackReading struct {
 	// tiles changed, earlier than At when a flapping tag kept it from settling). Zero: At.
 	At    time.Time
 	Since time.Time
+	// Left and Came date the tiles gone from and new in the zone since its last reading, where
+	// the sensors read each move before the zone settled: a throw and a pick read together
+	// are told apart by them.
+	Left, Came []Moved
+}
+
+// Moved is a face and when a zone's readings first showed a tile of it leave or arrive.
+type Moved struct {
+	Face tile.Face
+	At   time.Time
+}
+
+// movedAt is when moves shows f move, or zero.
+func movedAt(moves []Moved, f tile.Face) time.Time {
+	for _, m := range moves {
+		if m.Face == f {
+			return m.At
+		}
+	}
+	return time.Time{}
 }
 
 // DiscardReading is the camera's report on the discard area: a tile that appeared there and

@@ -40,6 +40,22 @@ type zone struct {
 	tiles   tile.Counts
 	groups  [][]tile.Face // on zone: each exposure laid as a group
 	touched time.Time
+	// reported is what the zone's last reading said; fewer and more date the faces a hand
+	// took from it or put in since (the sensors' readings before the zone settled).
+	reported    tile.Counts
+	fewer, more [tile.NumFaces]time.Time
+}
+
+// noteMoves dates what a hand just changed in the zone against its last reading.
+func (z *zone) noteMoves(now time.Time) {
+	for f := range z.tiles {
+		if z.tiles[f] < z.reported[f] && z.fewer[f].IsZero() {
+			z.fewer[f] = now
+		}
+		if z.tiles[f] > z.reported[f] && z.more[f].IsZero() {
+			z.more[f] = now
+		}
+	}
 }
 
 func newFakeTable(seed uint64, noise tableNoise) *fakeTable {
@@ -67,6 +83,7 @@ func (ft *fakeTable) do(o sim.Op) {
 		if p.Zone == On {
 			z.groups = append(z.groups, append([]tile.Face(nil), o.Tiles...))
 		}
+		z.noteMoves(ft.now)
 		ft.touch(p)
 	case sim.Take:
 		z := ft.zone(p)
@@ -77,6 +94,7 @@ func (ft *fakeTable) do(o sim.Op) {
 		if p.Zone == On {
 			z.groups = takeFromGroups(z.groups, o.Tiles)
 		}
+		z.noteMoves(ft.now)
 		ft.touch(p)
 	case sim.Discard, sim.TakeDiscard:
 		d := DiscardReading{Seen: o.Kind == sim.Discard, Face: o.Tiles[0], Known: ft.rng.Float64() >= ft.noise.Unknown}
@@ -113,6 +131,14 @@ func (ft *fakeTable) reading(p Place) RackReading {
 	r := RackReading{Place: p, Count: z.tiles.Total(), CountKnown: true, Complete: true, At: ft.now, Since: z.touched}
 	if p.Zone == In {
 		r.Tiles = z.tiles
+		for f := range z.tiles {
+			if z.tiles[f] < z.reported[f] {
+				r.Left = append(r.Left, Moved{tile.Face(f), z.fewer[f]})
+			}
+			if z.tiles[f] > z.reported[f] {
+				r.Came = append(r.Came, Moved{tile.Face(f), z.more[f]})
+			}
+		}
 		return r
 	}
 	for _, g := range z.groups { // two tags of each group are in a reader's range
@@ -205,6 +231,7 @@ func (ft *fakeTable) runUntil(tr *Tracker, until time.Time) []Step {
 				continue
 			}
 			steps = append(steps, tr.Rack(r)...)
+			z.reported, z.fewer, z.more = z.tiles, [tile.NumFaces]time.Time{}, [tile.NumFaces]time.Time{}
 		case DiscardReading:
 			v.At = ft.now
 			steps = append(steps, tr.Discard(v)...)

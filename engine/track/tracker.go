@@ -97,7 +97,8 @@ func (t *Tracker) Rack(r RackReading) []Step {
 	return t.settle()
 }
 
-// noteArrivals dates the tiles newly read in a zone by when it began to read so.
+// noteArrivals dates the tiles newly read in a zone, and those gone, by when it began to read
+// so, or earlier where the readings before it settled showed a tile move first.
 func (t *Tracker) noteArrivals(old, r RackReading) {
 	since := r.Since
 	if since.IsZero() || since.After(r.At) {
@@ -114,9 +115,15 @@ func (t *Tracker) noteArrivals(old, r RackReading) {
 			a[f] = time.Time{}
 		case r.Tiles[f] > old.Tiles[f]:
 			a[f] = since
+			if at := movedAt(r.Came, tile.Face(f)); !at.IsZero() && at.Before(since) {
+				a[f] = at
+			}
 		}
 		if r.Tiles[f] < old.Tiles[f] {
 			d[f] = since
+			if at := movedAt(r.Left, tile.Face(f)); !at.IsZero() && at.Before(since) {
+				d[f] = at
+			}
 		}
 	}
 }

@@ -67,6 +67,16 @@ type Snapshot struct {
 	WeightCount int         `json:"weight_count"` // -1 when the zone has no load cell
 	Quality     Quality     `json:"quality"`
 	Faults      []Fault     `json:"faults,omitempty"`
+	// Left and Came date the tiles gone from and new in the zone since its last snapshot, by
+	// the first consistent reading that showed each (absent when none did before this one).
+	Left []Dated `json:"left,omitempty"`
+	Came []Dated `json:"came,omitempty"`
+}
+
+// Dated is a face and when a reading showed it move.
+type Dated struct {
+	Face tile.Face `json:"face"`
+	At   time.Time `json:"at"`
 }
 
 // Counts returns Tiles as tile.Counts.

@@ -2,6 +2,8 @@ package rack
 
 import (
 	"time"
+
+	"github.com/siamesetable/siamesed/engine/tile"
 )
 
 // DefaultSettle is how long a zone's readings must stay the same before a snapshot leaves.
@@ -24,6 +26,10 @@ type Stabiliser struct {
 	// firstSeen is when each reading was first observed since the last snapshot: a snapshot
 	// held back by a flapping tag still says when its tiles really changed.
 	firstSeen map[string]time.Time
+	// base holds the tiles of the last snapshot; fewer and more, when a consistent reading
+	// since first held fewer or more tiles of each face than it.
+	base        tile.Counts
+	fewer, more [tile.NumFaces]time.Time
 }
 
 // NewStabiliser returns a stabiliser with the given window (DefaultSettle if zero).
@@ -40,6 +46,7 @@ func (s *Stabiliser) Observe(o *Observation, now time.Time) (Snapshot, bool) {
 		s.cand, s.candReads = "", 0
 		return Snapshot{}, false
 	}
+	s.noteChanges(o, now)
 	sig := o.signature()
 	if s.firstSeen == nil {
 		s.firstSeen = map[string]time.Time{}
@@ -63,7 +70,42 @@ func (s *Stabiliser) Observe(o *Observation, now time.Time) (Snapshot, bool) {
 		snap.Since = first
 	}
 	clear(s.firstSeen)
+	if s.seq > 1 {
+		snap.Left, snap.Came = s.dated(&o.Tiles)
+	}
+	s.base, s.fewer, s.more = o.Tiles, [tile.NumFaces]time.Time{}, [tile.NumFaces]time.Time{}
 	return snap, true
+}
+
+// noteChanges dates the faces a consistent reading (tags and load cell agree, no fault: no
+// tag missed) shows fewer or more of than the last snapshot. Readings between two snapshots
+// so tell which tile left a zone and which came first, when a hand did both before it settled.
+func (s *Stabiliser) noteChanges(o *Observation, now time.Time) {
+	if len(o.Faults) > 0 || !o.Tagged || o.HasCell && (!o.Weighed || o.WeightTiles != o.Tiles.Total()) {
+		return
+	}
+	for f := range o.Tiles {
+		if o.Tiles[f] < s.base[f] && s.fewer[f].IsZero() {
+			s.fewer[f] = now
+		}
+		if o.Tiles[f] > s.base[f] && s.more[f].IsZero() {
+			s.more[f] = now
+		}
+	}
+}
+
+// dated lists, for the faces a snapshot of tiles holds fewer or more of than the last one, when
+// a reading first showed them leave or come.
+func (s *Stabiliser) dated(tiles *tile.Counts) (left, came []Dated) {
+	for f := range tiles {
+		if tiles[f] < s.base[f] && !s.fewer[f].IsZero() {
+			left = append(left, Dated{Face: tile.Face(f), At: s.fewer[f]})
+		}
+		if tiles[f] > s.base[f] && !s.more[f].IsZero() {
+			came = append(came, Dated{Face: tile.Face(f), At: s.more[f]})
+		}
+	}
+	return left, came
 }
 
 // Moving reports whether the zone reads otherwise than its last snapshot now: tiles in motion,
