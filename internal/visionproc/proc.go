@@ -83,8 +83,10 @@ func workerEnv(env []string) []string {
 // read reads the worker's replies until its output ends, then waits for it to exit. The first
 // reply must be hello: first hears whether it was.
 func (p *Proc) read(stdout io.Reader, first chan<- error) {
-	defer close(p.exited)
+	// Replies close after exited (defers run last first): whoever sees them closed finds Err
+	// saying how the worker ended, never nil.
 	defer close(p.replies)
+	defer close(p.exited)
 	r := wire.NewReader(stdout)
 	for greeted := false; ; {
 		rep, err := r.Reply()
