@@ -87,6 +87,7 @@ type Table struct {
 	watch  *discard.Watcher
 	rng    *rand.Rand
 	scene  synth.Scene
+	frame  gocv.Mat      // the camera's last frame, kept to draw the next in
 	free   []image.Point // grid cells no tile lies on
 	seed   uint64        // of the next frame's noise
 	Frames int           // frames rendered and watched so far
@@ -118,7 +119,7 @@ func New(art *synth.Art, cls *classify.Classifier, o Options) (*Table, error) {
 		r.Close()
 		return nil, fmt.Errorf("simcam: %w", err)
 	}
-	t := &Table{o: o, r: r, w: w, rng: rand.New(rand.NewPCG(o.Seed, 0x5ca)), seed: o.Seed << 32}
+	t := &Table{o: o, r: r, w: w, rng: rand.New(rand.NewPCG(o.Seed, 0x5ca)), seed: o.Seed << 32, frame: gocv.NewMat()}
 	pitch := cell(o.Camera)
 	for y := pitch / 2; y+pitch/2 <= o.Camera.H; y += pitch {
 		for x := pitch / 2; x+pitch/2 <= o.Camera.W; x += pitch {
@@ -152,18 +153,17 @@ func (t *Table) Close() error {
 		t.watch.Close()
 	}
 	t.w.Close()
+	t.frame.Close()
 	return t.r.Close()
 }
 
 // view renders s and warps it to the top-down view, as the daemon's calibrated camera sees it.
 func (t *Table) view(s synth.Scene) (gocv.Mat, error) {
 	t.seed++
-	frame, err := t.r.Render(s, t.seed)
-	if err != nil {
+	if err := t.r.RenderTo(s, t.seed, &t.frame); err != nil {
 		return gocv.Mat{}, fmt.Errorf("simcam: %w", err)
 	}
-	defer frame.Close()
 	v := gocv.NewMat()
-	t.w.Warp(frame, &v)
+	t.w.Warp(t.frame, &v)
 	return v, nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -69,17 +70,22 @@ var Table = color.RGBA{40, 95, 30, 0}
 
 // Renderer draws scenes as a camera sees them.
 type Renderer struct {
-	art    *Art
-	opts   Options
-	cal    calib.Calibration
-	warp   gocv.Mat                // top-down -> camera
-	scaled [tile.NumFaces]gocv.Mat // each face at the tile size, made when first drawn
-	made   [tile.NumFaces]bool
-	// The last scene drawn, before light and noise: a camera watching a still table sees the
-	// same scene frame after frame, and only the noise differs.
-	last      gocv.Mat
-	lastScene Scene
-	lastOK    bool
+	art  *Art
+	opts Options
+	cal  calib.Calibration
+	warp gocv.Mat // top-down -> camera
+	// homography is warp's numbers, row by row.
+	homography [9]float64
+	scaled     [tile.NumFaces]gocv.Mat // each face at the tile size, made when first drawn
+	made       [tile.NumFaces]bool
+	// The last scene drawn: a camera watching a still table sees the same scene frame after
+	// frame, and only the noise differs. sharp is it through the lens before blur; lit after
+	// blur and light, ready for noise. A new scene is blurred and lit again only where its
+	// sharp view differs from the last (a hand, a tile laid): most of the frame stays.
+	sharp, lit gocv.Mat
+	lastScene  Scene
+	lastOK     bool
+	noise      []int16 // gaussTable scaled by Noise, rounded: made when first needed
 }
 
 // NewRenderer fixes the camera (tilt) from opts.Seed; Calibration says where it put the area.
@@ -104,7 +110,11 @@ func NewRenderer(art *Art, opts Options) (*Renderer, error) {
 	}
 	dst := gocv.NewPoint2fVectorFromPoints(dps)
 	defer dst.Close()
-	return &Renderer{art: art, opts: opts, cal: c, warp: gocv.GetPerspectiveTransform2f(src, dst)}, nil
+	r := &Renderer{art: art, opts: opts, cal: c, warp: gocv.GetPerspectiveTransform2f(src, dst)}
+	for i := range r.homography {
+		r.homography[i] = r.warp.GetDoubleAt(i/3, i%3)
+	}
+	return r, nil
 }
 
 // Calibration is the true calibration of the rendered camera.
@@ -118,7 +128,8 @@ func (r *Renderer) Close() error {
 		}
 	}
 	if r.lastOK {
-		r.last.Close()
+		r.sharp.Close()
+		r.lit.Close()
 	}
 	return r.warp.Close()
 }
@@ -134,26 +145,136 @@ func (r *Renderer) face(f tile.Face) gocv.Mat {
 
 // Render draws the scene as a BGR camera frame; seed varies the noise between frames.
 func (r *Renderer) Render(s Scene, seed uint64) (gocv.Mat, error) {
+	frame := gocv.NewMat()
+	if err := r.RenderTo(s, seed, &frame); err != nil {
+		frame.Close()
+		return gocv.Mat{}, err
+	}
+	return frame, nil
+}
+
+// RenderTo is Render into frame, which is made again only when it is not already a frame of the
+// camera's size: a camera loop that keeps its frame does not allocate one per frame.
+func (r *Renderer) RenderTo(s Scene, seed uint64, frame *gocv.Mat) error {
 	if !r.lastOK || !sameScene(s, r.lastScene) {
-		base, err := r.draw(s)
-		if err != nil {
-			return gocv.Mat{}, err
+		if err := r.redraw(s); err != nil {
+			return err
 		}
-		if r.lastOK {
-			r.last.Close()
-		}
-		r.last, r.lastScene, r.lastOK = base, Scene{Tiles: slices.Clone(s.Tiles), Hand: s.Hand}, true
+		r.lastScene = Scene{Tiles: slices.Clone(s.Tiles), Hand: s.Hand}
 		if s.Hand != nil {
 			h := *s.Hand
 			r.lastScene.Hand = &h
 		}
 	}
-	frame := r.last.Clone()
-	if err := lightAndNoise(&frame, r.opts.Light, r.opts.Noise, seed); err != nil {
+	if frame.Rows() != r.lit.Rows() || frame.Cols() != r.lit.Cols() || frame.Type() != r.lit.Type() || !frame.IsContinuous() {
 		frame.Close()
-		return gocv.Mat{}, err
+		*frame = gocv.NewMatWithSize(r.lit.Rows(), r.lit.Cols(), r.lit.Type())
 	}
-	return frame, nil
+	return r.addNoise(frame, seed)
+}
+
+// redraw makes s the last scene: drawn and looked at through the lens, then blurred and lit
+// where it differs from the last scene's view (everywhere, the first time), to the same
+// pixels as blurring and lighting the whole view.
+func (r *Renderer) redraw(s Scene) error {
+	sharp, err := r.draw(s)
+	if err != nil {
+		return err
+	}
+	area := image.Rect(0, 0, sharp.Cols(), sharp.Rows())
+	if r.lastOK {
+		area = r.changed(r.lastScene, s).Intersect(area)
+		r.sharp.Close()
+	} else {
+		r.lit = gocv.NewMatWithSize(sharp.Rows(), sharp.Cols(), sharp.Type())
+	}
+	r.sharp, r.lastOK = sharp, true
+	if area.Empty() {
+		return nil
+	}
+	// The blur takes in the pixels around the area too, and only the area is kept. They are
+	// blurred as an image of their own: OpenCV blurs a region of a larger image a little
+	// differently (a grey level here and there) from a whole image.
+	pad := r.opts.Blur / 2
+	around := area.Inset(-pad).Intersect(image.Rect(0, 0, sharp.Cols(), sharp.Rows()))
+	region := sharp.Region(around)
+	src := region.Clone()
+	region.Close()
+	defer src.Close()
+	blurred := gocv.NewMat()
+	defer blurred.Close()
+	if k := r.opts.Blur | 1; r.opts.Blur > 1 {
+		gocv.GaussianBlur(src, &blurred, image.Pt(k, k), 0, 0, gocv.BorderDefault)
+	} else {
+		src.CopyTo(&blurred)
+	}
+	kept := blurred.Region(area.Sub(around.Min))
+	part := kept.Clone()
+	kept.Close()
+	defer part.Close()
+	if err := light(&part, r.opts.Light, area.Min.X, sharp.Cols()); err != nil {
+		return err
+	}
+	dst := r.lit.Region(area)
+	defer dst.Close()
+	part.CopyTo(&dst)
+	return nil
+}
+
+// changed bounds, in the camera's frame, the pixels of the sharp view that differ between
+// scenes a and b: where a tile lies in one and not the other, where a hand passes in one and
+// not the other, widened by the blur's reach and a pixel of interpolation.
+func (r *Renderer) changed(a, b Scene) image.Rectangle {
+	ts := r.opts.TileSize()
+	var top image.Rectangle // in the top-down view
+	for _, p := range a.Tiles {
+		if !slices.Contains(b.Tiles, p) {
+			top = top.Union(tileRect(p, ts))
+		}
+	}
+	for _, p := range b.Tiles {
+		if !slices.Contains(a.Tiles, p) {
+			top = top.Union(tileRect(p, ts))
+		}
+	}
+	if (a.Hand == nil) != (b.Hand == nil) || a.Hand != nil && *a.Hand != *b.Hand {
+		top = top.Union(r.handRect(a.Hand)).Union(r.handRect(b.Hand))
+	}
+	if top.Empty() {
+		return image.Rectangle{}
+	}
+	var out image.Rectangle
+	for _, c := range [4]image.Point{top.Min, {top.Max.X, top.Min.Y}, top.Max, {top.Min.X, top.Max.Y}} {
+		x, y := r.toFrame(float64(c.X), float64(c.Y))
+		pt := image.Rectangle{Min: image.Pt(int(math.Floor(x)), int(math.Floor(y)))}
+		pt.Max = pt.Min.Add(image.Pt(2, 2))
+		out = out.Union(pt)
+	}
+	return out.Inset(-r.opts.Blur/2 - 2)
+}
+
+// tileRect holds tile p at any quarter turn, with a pixel to spare.
+func tileRect(p Placed, ts image.Point) image.Rectangle {
+	h := max(ts.X, ts.Y)/2 + 1
+	return image.Rect(p.Center.X-h, p.Center.Y-h, p.Center.X+h+1, p.Center.Y+h+1)
+}
+
+// handRect holds the hand draw draws at c (none for nil): its palm, at any angle, and its arm
+// reaching to the area's near edge.
+func (r *Renderer) handRect(c *image.Point) image.Rectangle {
+	if c == nil {
+		return image.Rectangle{}
+	}
+	ts := r.opts.TileSize()
+	reach := 2*max(ts.X, ts.Y) + 1
+	return image.Rect(c.X-reach, c.Y-reach, c.X+reach+1, max(c.Y+reach+1, r.opts.H))
+}
+
+// toFrame is where the camera sees the point (x, y) of the top-down view.
+func (r *Renderer) toFrame(x, y float64) (float64, float64) {
+	m := &r.homography
+	w := m[6]*x + m[7]*y + m[8]
+	return (m[0]*x + m[1]*y + m[2]) / w, (m[3]*x + m[4]*y + m[5]) / w
 }
 
 func sameScene(a, b Scene) bool {
@@ -163,8 +284,8 @@ func sameScene(a, b Scene) bool {
 	return slices.Equal(a.Tiles, b.Tiles)
 }
 
-// draw lays the scene's tiles and hand on the felt and looks at it through the camera: its
-// tilt and blur, before light and noise.
+// draw lays the scene's tiles and hand on the felt and looks at it through the camera's tilt,
+// before blur, light and noise.
 func (r *Renderer) draw(s Scene) (gocv.Mat, error) {
 	o := r.opts
 	top := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(float64(Table.R), float64(Table.G), float64(Table.B), 0), o.H, o.W, gocv.MatTypeCV8UC3)
@@ -211,48 +332,70 @@ func (r *Renderer) draw(s Scene) (gocv.Mat, error) {
 	frame := gocv.NewMat()
 	fw, fh := o.W+2*o.FrameMargin, o.H+2*o.FrameMargin
 	gocv.WarpPerspectiveWithParams(top, &frame, r.warp, image.Pt(fw, fh), gocv.InterpolationLinear, gocv.BorderConstant, color.RGBA{25, 25, 25, 0})
-	if o.Blur > 1 {
-		k := o.Blur | 1
-		gocv.GaussianBlur(frame, &frame, image.Pt(k, k), 0, 0, gocv.BorderDefault)
-	}
 	return frame, nil
 }
 
-// lightAndNoise darkens the frame towards its right edge and adds Gaussian noise, in place. The
-// noise of a frame is a stretch of one fixed table of Gaussian numbers starting where seed says:
-// as random as independent draws to anything that looks at a frame, and several times faster.
-func lightAndNoise(m *gocv.Mat, light, noise float64, seed uint64) error {
-	if light == 0 && noise == 0 {
+// light darkens m, a part of a frame w wide starting at column x0, towards the frame's right
+// edge, in place.
+func light(m *gocv.Mat, light float64, x0, w int) error {
+	if light == 0 {
 		return nil
 	}
 	b, err := m.DataPtrUint8()
 	if err != nil {
 		return fmt.Errorf("synth: %w", err)
 	}
-	w, ch := m.Cols(), m.Channels()
-	k := make([]float32, w)
+	cols, ch := m.Cols(), m.Channels()
+	k := make([]float32, cols)
 	for x := range k {
-		k[x] = float32(1 - light*float64(x)/float64(w))
+		k[x] = float32(1 - light*float64(x0+x)/float64(w))
 	}
-	tab, sigma := gaussTable(), float32(noise)
-	j := rand.New(rand.NewPCG(seed, 2)).IntN(len(tab))
-	for i := 0; i < len(b); {
-		for x := range w {
-			for range ch {
-				v := float32(b[i])*k[x] + tab[j]*sigma
-				if j++; j == len(tab) {
-					j = 0
-				}
-				switch {
-				case v <= 0:
-					b[i] = 0
-				case v >= 255:
-					b[i] = 255
-				default:
-					b[i] = uint8(v)
-				}
-				i++
+	for row := 0; row < len(b); row += cols * ch {
+		px := b[row : row+cols*ch]
+		for x, kx := range k {
+			for c := range ch {
+				px[x*ch+c] = uint8(float32(px[x*ch+c]) * kx)
 			}
+		}
+	}
+	return nil
+}
+
+// addNoise writes the lit view of the last scene with Gaussian noise added into frame, a Mat of
+// its size and type. The noise of a frame is a stretch of one fixed table of Gaussian numbers
+// starting where seed says: as random as independent draws to anything that looks at a frame,
+// and many times faster.
+func (r *Renderer) addNoise(frame *gocv.Mat, seed uint64) error {
+	src, err := r.lit.DataPtrUint8()
+	if err != nil {
+		return fmt.Errorf("synth: %w", err)
+	}
+	dst, err := frame.DataPtrUint8()
+	if err != nil {
+		return fmt.Errorf("synth: %w", err)
+	}
+	if r.opts.Noise == 0 {
+		copy(dst, src)
+		return nil
+	}
+	if r.noise == nil {
+		g := gaussTable()
+		r.noise = make([]int16, len(g))
+		for i, v := range g {
+			r.noise[i] = int16(math.Round(float64(v) * r.opts.Noise))
+		}
+	}
+	tab := r.noise
+	j := rand.New(rand.NewPCG(seed, 2)).IntN(len(tab))
+	for i := 0; i < len(src); {
+		n := min(len(src)-i, len(tab)-j)
+		s, d, t := src[i:i+n], dst[i:i+n], tab[j:j+n]
+		for k, v := range s {
+			d[k] = uint8(max(0, min(255, int16(v)+t[k])))
+		}
+		i += n
+		if j += n; j == len(tab) {
+			j = 0
 		}
 	}
 	return nil
