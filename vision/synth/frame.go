@@ -79,10 +79,10 @@ type Renderer struct {
 	scaled     [tile.NumFaces]gocv.Mat // each face at the tile size, made when first drawn
 	made       [tile.NumFaces]bool
 	// The last scene drawn: a camera watching a still table sees the same scene frame after
-	// frame, and only the noise differs. sharp is it through the lens before blur; lit after
-	// blur and light, ready for noise. A new scene is blurred and lit again only where its
-	// sharp view differs from the last (a hand, a tile laid): most of the frame stays.
-	sharp, lit gocv.Mat
+	// frame, and only the noise differs. lit is it through the lens, blurred and lit, ready
+	// for noise. A new scene is blurred and lit again only where its view differs from the
+	// last (a hand, a tile laid): most of the frame stays.
+	lit        gocv.Mat
 	lastScene  Scene
 	lastOK     bool
 	noise      []int16 // gaussTable scaled by Noise, rounded: made when first needed
@@ -128,7 +128,6 @@ func (r *Renderer) Close() error {
 		}
 	}
 	if r.lastOK {
-		r.sharp.Close()
 		r.lit.Close()
 	}
 	return r.warp.Close()
@@ -181,14 +180,14 @@ func (r *Renderer) redraw(s Scene) error {
 	if err != nil {
 		return err
 	}
+	defer sharp.Close()
 	area := image.Rect(0, 0, sharp.Cols(), sharp.Rows())
 	if r.lastOK {
 		area = r.changed(r.lastScene, s).Intersect(area)
-		r.sharp.Close()
 	} else {
 		r.lit = gocv.NewMatWithSize(sharp.Rows(), sharp.Cols(), sharp.Type())
 	}
-	r.sharp, r.lastOK = sharp, true
+	r.lastOK = true
 	if area.Empty() {
 		return nil
 	}
