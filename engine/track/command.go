@@ -64,8 +64,8 @@ func (t *Tracker) Command(c Command) ([]Step, error) {
 // runCommands plays the Mah Jongg declarations waiting for the table: a declaration is judged
 // once the seat's racks match the game after it (the hand laid down, the called tile on the
 // rack), or the whole table matches the game before it (every act before it played: the
-// discard it calls, the tile that completes the hand), never while the seat's racks are moving,
-// and not later than AskAfter.
+// discard it calls, the tile that completes the hand), never while the seat's racks are moving
+// or a question asked before it is open, and otherwise not later than AskAfter.
 func (t *Tracker) runCommands() []Step {
 	var steps []Step
 	var keep []Command
@@ -102,7 +102,14 @@ func (t *Tracker) runCommands() []Step {
 			}
 		}
 		ready := (clean && t.declared(after, c)) || (t.tableMatches() && t.seatMatches(t.state, c.Seat))
-		if !ready && t.now.Sub(c.At) < t.cfg.AskAfter {
+		if !ready && t.askedBefore(c.At) {
+			// The table is behind, waiting for the players to answer about an earlier act:
+			// judged now, the declaration would be judged on a game missing acts before it.
+			c.judgeFrom = t.now
+			keep = append(keep, c)
+			continue
+		}
+		if !ready && (t.now.Sub(c.At) < t.cfg.AskAfter || t.now.Sub(c.judgeFrom) < t.cfg.AskAfter) {
 			keep = append(keep, c)
 			continue
 		}
@@ -117,6 +124,11 @@ func (t *Tracker) runCommands() []Step {
 	}
 	t.commands = keep
 	return steps
+}
+
+// askedBefore: a question asked before at is still open.
+func (t *Tracker) askedBefore(at time.Time) bool {
+	return slices.ContainsFunc(t.asks.questions, func(q Question) bool { return q.Since.Before(at) })
 }
 
 // wallGame ends the game as a wall game once the table shows the wall used up and its last

@@ -122,3 +122,60 @@ func TestAPickReadAfterMahJonggIsPlayedFirst(t *testing.T) {
 		t.Fatalf("acts %v, want %v (questions %+v)", got, want, tr.Questions())
 	}
 }
+
+// TestMahJonggWaitsForAnEarlierQuestion: East picks a tile and throws it at once, and the camera
+// cannot name it: the table asks. West plays on, and East picks the tile that completes its
+// hand and says "Mah Jongg!", all before anyone answers. The declaration waits for the answer:
+// judged on the game as it stood (West to pick), it would be a false "not in one's own turn".
+func TestMahJonggWaitsForAnEarlierQuestion(t *testing.T) {
+	ft, tr := dealtTable(t, loadRules(t, "siamese"), loadCard(t), [4]string{
+		"F F F F 1B 1B 1B 1C 1C 1C 1D 1D 1D 8B",
+		"2B 2B 2B 3B 3B 3B 4B 4B 4B 5B 5B 6B 6B 7B",
+		"2D 2D 2D 3D 3D 3D 4D 4D 4D 5D 5D 5D 6D",
+		"E E E S S S W W W N N N RD RD",
+	})
+	eastThrowsWestPlays(ft, tr, take(0, 1, sim.In, "8B"), "9C")
+	ft.noise.Unknown = 1
+	steps := hands(ft, tr, 8*time.Second, sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("9B")}}) // East: picked, thrown
+	ft.noise.Unknown = 0
+	if len(tr.Questions()) == 0 {
+		t.Fatalf("no question about the tile the camera could not name (acts %v)", acts(steps))
+	}
+	steps = append(steps, hands(ft, tr, 2*time.Second, put(1, 1, sim.In, "7C"))...)
+	steps = append(steps, hands(ft, tr, 2*time.Second, take(1, 1, sim.In, "7C"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("7C")}})...)
+	steps = append(steps, hands(ft, tr, time.Second, put(0, 1, sim.In, "1D"))...)
+	st, err := tr.Command(Command{Seat: 0, Kind: CmdMahJongg, Rack: 1, At: ft.now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps = append(steps, st...)
+	steps = append(steps, hands(ft, tr, 10*time.Second)...)
+	if len(steps) != 0 {
+		t.Fatalf("played %v before the question was answered", acts(steps))
+	}
+	// A player enters East's pick and throw by hand; the table catches up.
+	for _, a := range []game.Action{
+		{Seat: 0, Act: game.ActDraw, Tiles: []tile.Face{face("9B")}, Rack: 1},
+		{Seat: 0, Act: game.ActDiscard, Tiles: []tile.Face{face("9B")}, Rack: 1},
+	} {
+		st, err := tr.Command(Command{Seat: 0, Kind: CmdAct, Action: &a, At: ft.now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		steps = append(steps, st...)
+	}
+	hand, _ := tile.ParseList("F F F F 1B 1B 1B 1C 1C 1C 1D 1D 1D 1D")
+	steps = append(steps, hands(ft, tr, 10*time.Second, sim.Op{Kind: sim.Take, Place: sim.Place{Seat: 0, Rack: 1, Zone: sim.In}, Tiles: hand},
+		sim.Op{Kind: sim.Put, Place: sim.Place{Seat: 0, Rack: 1, Zone: sim.On}, Tiles: hand})...)
+	var got []string
+	for _, s := range steps {
+		if game.HasFaults(s.Verdicts) {
+			t.Errorf("%v broke a rule: %v", s.Action, s.Verdicts)
+		}
+		got = append(got, s.Action.String())
+	}
+	if n := len(got); n < 2 || got[n-2] != (game.Action{Seat: 0, Act: game.ActDraw, Tiles: []tile.Face{face("1D")}, Rack: 1}).String() ||
+		!strings.HasPrefix(got[n-1], `{"seat":0,"act":"mahjong","rack":1`) {
+		t.Fatalf("acts %v, want East's pick of 1D and its Mah Jongg last (questions %+v)", got, tr.Questions())
+	}
+}

@@ -123,6 +123,10 @@ type Command struct {
 	Option   string
 	Action   *game.Action
 	At       time.Time
+
+	// judgeFrom, for a Mah Jongg declaration kept waiting while the players answer questions
+	// asked before it, is when it last waited: AskAfter counts from then.
+	judgeFrom time.Time
 }
 
 // Step is one action the tracker played, with what the engine found.
