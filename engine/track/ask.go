@@ -47,6 +47,9 @@ func (t *Tracker) review() {
 	var notes []SensorNote
 	ask := func(key string, q Question) {
 		q.Since = first(key)
+		if slices.Contains(keys, key) {
+			return // asked already: several tiles of one face gone are one question
+		}
 		if t.now.Sub(q.Since) < t.cfg.AskAfter || t.state.Phase == game.PhaseOver {
 			return
 		}
