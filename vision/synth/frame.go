@@ -82,10 +82,10 @@ type Renderer struct {
 	// frame, and only the noise differs. lit is it through the lens, blurred and lit, ready
 	// for noise. A new scene is blurred and lit again only where its view differs from the
 	// last (a hand, a tile laid): most of the frame stays.
-	lit        gocv.Mat
-	lastScene  Scene
-	lastOK     bool
-	noise      []int16 // gaussTable scaled by Noise, rounded: made when first needed
+	lit       gocv.Mat
+	lastScene Scene
+	lastOK    bool
+	noise     []int16 // gaussTable scaled by Noise, rounded: made when first needed
 }
 
 // NewRenderer fixes the camera (tilt) from opts.Seed; Calibration says where it put the area.
