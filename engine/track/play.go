@@ -207,16 +207,7 @@ func (t *Tracker) bestOrder(cands []candidate) []int {
 		}
 		return actRank(cands[a].act.Act) - actRank(cands[b].act.Act)
 	})
-	if len(cands) == 1 {
-		return natural
-	}
-	if len(cands) > maxPermuted {
-		// Too many to try every order (a deal of four seats at once, or a table that played on
-		// while an act waited out its grace period): the turn's order, taken greedily, where it
-		// beats the natural one.
-		if g := t.greedyOrder(cands, natural); t.score(cands, g).better(t.score(cands, natural)) {
-			return g
-		}
+	if len(cands) == 1 || len(cands) > maxPermuted {
 		return natural
 	}
 	best, bestScore := slices.Clone(natural), t.score(cands, natural)
@@ -226,34 +217,6 @@ func (t *Tracker) bestOrder(cands []candidate) []int {
 		}
 	})
 	return best
-}
-
-// greedyOrder builds an order act by act: next, the first act in natural order that the game
-// as played so far takes without a fault (the seat whose turn it is), or the first left when
-// none does.
-func (t *Tracker) greedyOrder(cands []candidate, natural []int) []int {
-	s := t.state
-	left := slices.Clone(natural)
-	out := make([]int, 0, len(left))
-	for len(left) > 0 {
-		k := slices.IndexFunc(left, func(i int) bool {
-			n, vs, err := game.Apply(s, cands[i].act)
-			if err != nil || game.HasFaults(vs) {
-				return false
-			}
-			s = n
-			return true
-		})
-		if k < 0 { // the first left: played if it can be (with its fault), to go on from there
-			k = 0
-			if n, _, err := game.Apply(s, cands[left[0]].act); err == nil {
-				s = n
-			}
-		}
-		out = append(out, left[k])
-		left = slices.Delete(left, k, k+1)
-	}
-	return out
 }
 
 // orderScore rates an order: acts played, then acts out of the order their evidence shows,
