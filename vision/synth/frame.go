@@ -258,15 +258,20 @@ func tileRect(p Placed, ts image.Point) image.Rectangle {
 	return image.Rect(p.Center.X-h, p.Center.Y-h, p.Center.X+h+1, p.Center.Y+h+1)
 }
 
-// handRect holds the hand draw draws at c (none for nil): its palm, at any angle, and its arm
-// reaching to the area's near edge.
+// handShape is the hand draw draws at c, in an area h high: its palm's half axes (an ellipse
+// turned 30 degrees) and its arm, reaching to the area's near edge.
+func handShape(c, ts image.Point, h int) (palm image.Point, arm image.Rectangle) {
+	return image.Pt(ts.X*2, ts.Y*2), image.Rect(c.X-ts.X, c.Y, c.X+ts.X, h)
+}
+
+// handRect holds the hand draw draws at c (none for nil): its palm at any angle, and its arm.
 func (r *Renderer) handRect(c *image.Point) image.Rectangle {
 	if c == nil {
 		return image.Rectangle{}
 	}
-	ts := r.opts.TileSize()
-	reach := 2*max(ts.X, ts.Y) + 1
-	return image.Rect(c.X-reach, c.Y-reach, c.X+reach+1, max(c.Y+reach+1, r.opts.H))
+	palm, arm := handShape(*c, r.opts.TileSize(), r.opts.H)
+	reach := max(palm.X, palm.Y) + 1
+	return image.Rect(c.X-reach, c.Y-reach, c.X+reach+1, c.Y+reach+1).Union(arm)
 }
 
 // toFrame is where the camera sees the point (x, y) of the top-down view.
@@ -325,8 +330,9 @@ func (r *Renderer) draw(s Scene) (gocv.Mat, error) {
 	}
 	if s.Hand != nil {
 		skin := color.RGBA{120, 150, 200, 0}
-		gocv.Ellipse(&top, *s.Hand, image.Pt(ts.X*2, ts.Y*2), 30, 0, 360, skin, -1)
-		gocv.Rectangle(&top, image.Rect(s.Hand.X-ts.X, s.Hand.Y, s.Hand.X+ts.X, o.H), skin, -1)
+		palm, arm := handShape(*s.Hand, ts, o.H)
+		gocv.Ellipse(&top, *s.Hand, palm, 30, 0, 360, skin, -1)
+		gocv.Rectangle(&top, arm, skin, -1)
 	}
 	frame := gocv.NewMat()
 	fw, fh := o.W+2*o.FrameMargin, o.H+2*o.FrameMargin
@@ -335,9 +341,9 @@ func (r *Renderer) draw(s Scene) (gocv.Mat, error) {
 }
 
 // light darkens m, a part of a frame w wide starting at column x0, towards the frame's right
-// edge, in place.
-func light(m *gocv.Mat, light float64, x0, w int) error {
-	if light == 0 {
+// edge by up to share, in place.
+func light(m *gocv.Mat, share float64, x0, w int) error {
+	if share == 0 {
 		return nil
 	}
 	b, err := m.DataPtrUint8()
@@ -347,7 +353,7 @@ func light(m *gocv.Mat, light float64, x0, w int) error {
 	cols, ch := m.Cols(), m.Channels()
 	k := make([]float32, cols)
 	for x := range k {
-		k[x] = float32(1 - light*float64(x0+x)/float64(w))
+		k[x] = float32(1 - share*float64(x0+x)/float64(w))
 	}
 	for row := 0; row < len(b); row += cols * ch {
 		px := b[row : row+cols*ch]
