@@ -14,9 +14,10 @@ import (
 // Broker is the embedded broker of the default set-up (mochi-mqtt): MQTT over TCP, and MQTT
 // over WebSocket served by the daemon's HTTP port at /mqtt, with the table's users and ACL.
 type Broker struct {
-	srv *mochi.Server
-	tcp net.Listener
-	ws  *wsListener
+	srv  *mochi.Server
+	tcp  net.Listener
+	ws   *wsListener
+	gate *gate
 }
 
 // StartBroker listens for MQTT on tcpAddr ("127.0.0.1:1883"; port 0 picks one) and serves.
@@ -32,12 +33,12 @@ func StartBroker(tcpAddr string, p Policy, c Credentials, log *slog.Logger) (*Br
 	if err != nil {
 		return nil, fmt.Errorf("mqtt: broker: %w", err)
 	}
-	b := &Broker{srv: srv, tcp: ln, ws: newWSListener("ws")}
-	if err := srv.AddListener(newNetListener("tcp", ln)); err != nil {
+	b := &Broker{srv: srv, tcp: ln, ws: newWSListener("ws"), gate: &gate{}}
+	if err := srv.AddListener(gatedListener{newNetListener("tcp", ln), b.gate}); err != nil {
 		ln.Close()
 		return nil, fmt.Errorf("mqtt: broker: %w", err)
 	}
-	if err := srv.AddListener(b.ws); err != nil {
+	if err := srv.AddListener(gatedListener{b.ws, b.gate}); err != nil {
 		ln.Close()
 		return nil, fmt.Errorf("mqtt: broker: %w", err)
 	}
@@ -57,8 +58,10 @@ func (b *Broker) URL() string { return "tcp://" + b.Addr() }
 // WebSocket serves MQTT over WebSocket (mount it at /mqtt).
 func (b *Broker) WebSocket() http.Handler { return b.ws }
 
-// Close stops the broker and drops its clients.
+// Close stops the broker and drops its clients. The gate ends every connection first and waits
+// for mochi to let go of each, so that mochi's Close finds no client leaving (see gate).
 func (b *Broker) Close() error {
+	b.gate.shut()
 	if err := b.srv.Close(); err != nil {
 		return fmt.Errorf("mqtt: broker: %w", err)
 	}
