@@ -116,8 +116,14 @@ type SimConfig struct {
 	// Games to play, then stop; 0: play on until stopped.
 	Games int `yaml:"games"`
 	// Pace is the time one movement of a hand takes (a draw, a discard); 400 ms plays a
-	// Siamese game in about three minutes (some 200 acts, a drawn tile looked at longer).
+	// Siamese game in about two minutes on average, a wall game (some 230 acts, a drawn tile
+	// looked at longer) in about four.
 	Pace Duration `yaml:"pace"`
+	// Speed runs the simulated table's whole clock this many times as fast as life: hands,
+	// rack scans and settle windows, the tracker's waits and the camera alike, so the table
+	// plays as at life speed, only sooner (2: a game a minute on average, for people to
+	// watch). A shorter pace instead would move hands faster than the racks can settle.
+	Speed float64 `yaml:"speed"`
 	// Fast: a soak run: a simulated clock, as fast as the machine goes.
 	Fast bool `yaml:"fast"`
 	// Seed makes the games repeatable.
@@ -136,6 +142,13 @@ type NoiseConfig struct {
 	WeightSpike    float64 `yaml:"weight_spike"`    // a load cell reading off for one scan
 	UnknownDiscard float64 `yaml:"unknown_discard"` // a discard the camera cannot name
 }
+
+// MinSpeed and MaxSpeed bound sim.speed. Past about 5, the simulated camera's frames take longer
+// to draw and watch than the table's clock gives them on a small machine.
+const (
+	MinSpeed = 0.1
+	MaxSpeed = 20.0
+)
 
 // Duration reads "300ms", "5s" from YAML.
 type Duration time.Duration
@@ -163,7 +176,7 @@ func Defaults() Config {
 		Vision:   VisionConfig{Calibration: "camera/calibration.yaml", Enrolment: "camera/enrolled"},
 		HTTP:     "127.0.0.1:8080",
 		Track:    TrackConfig{AskAfter: Duration(5 * time.Second), Grace: Duration(1500 * time.Millisecond), CallWindow: Duration(10 * time.Second)},
-		Sim:      SimConfig{Players: "virtual", Pace: Duration(400 * time.Millisecond), Seed: 1, Faults: 0.002},
+		Sim:      SimConfig{Players: "virtual", Pace: Duration(400 * time.Millisecond), Speed: 1, Seed: 1, Faults: 0.002},
 		Stall:    Duration(30 * time.Second),
 		MQTT:     MQTTConfig{Broker: "embedded", Listen: "127.0.0.1:1883", Queue: 4096},
 	}
@@ -265,6 +278,12 @@ func (c *Config) Check() error {
 		bad("sim.games", "negative")
 	}
 	between("sim.pace", c.Sim.Pace, 10*time.Millisecond, time.Minute)
+	switch {
+	case !(c.Sim.Speed >= MinSpeed && c.Sim.Speed <= MaxSpeed):
+		bad("sim.speed", "%g is outside %g to %g (times as fast as life)", c.Sim.Speed, MinSpeed, MaxSpeed)
+	case c.Sim.Fast && c.Sim.Speed != 1:
+		bad("sim.speed", "%g with sim.fast: a soak runs as fast as the machine goes; speed is for a table on the real clock", c.Sim.Speed)
+	}
 	for field, p := range map[string]float64{"sim.faults": c.Sim.Faults, "sim.noise.tag_dropout": c.Sim.Noise.TagDropout,
 		"sim.noise.bus_error": c.Sim.Noise.BusError, "sim.noise.ghost_tag": c.Sim.Noise.GhostTag,
 		"sim.noise.weight_spike": c.Sim.Noise.WeightSpike, "sim.noise.unknown_discard": c.Sim.Noise.UnknownDiscard} {

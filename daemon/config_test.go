@@ -54,6 +54,7 @@ sim:
   players: robots
   games: -1
   pace: 1ns
+  speed: 0
   faults: 0.9
   noise: {tag_dropout: -0.1}
 `
@@ -65,7 +66,7 @@ sim:
 		"bad.yaml: ", "table: \"table one\"", "rules: empty", "seats[0].name: empty", "seats[0].racks: 1 racks",
 		"seats[1].racks: rack \"a\" is already seats[0]'s", "camera: empty", "http: empty", "pot.cents: negative",
 		"track.ask_after: 1ms is outside", "track.grace: 2h0m0s is outside", "stall: 1s is outside",
-		"sim.players: \"robots\"", "sim.games: negative", "sim.pace: 1ns is outside", "sim.faults: 0.9 is outside",
+		"sim.players: \"robots\"", "sim.games: negative", "sim.pace: 1ns is outside", "sim.speed: 0 is outside", "sim.faults: 0.9 is outside",
 		"sim.noise.tag_dropout: -0.1 is outside",
 	} {
 		if !strings.Contains(err.Error(), want) {
@@ -77,6 +78,8 @@ sim:
 		{"table: t\ntrack:\n  grace: soon\n", "line 3: \"soon\" is not a duration"},
 		{"table: [\n", "bad.yaml"},
 		{"camera: /dev/video0\nvision: {calibration: \"\"}\n", "vision: camera /dev/video0 needs vision.calibration and vision.enrolment"},
+		{"sim: {fast: true, speed: 3}\n", "sim.speed: 3 with sim.fast"},
+		{"sim: {speed: .nan}\n", "sim.speed: NaN is outside"},
 	} {
 		_, err := ParseConfig("bad.yaml", []byte(c.yaml))
 		if err == nil || !strings.Contains(err.Error(), c.want) {

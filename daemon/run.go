@@ -74,6 +74,9 @@ func Run(ctx context.Context, cfg Config, opt Options) error {
 		d.clk = clock.NewFake(start)
 	} else {
 		d.clk = clock.Real{}
+		if cfg.Sim.Speed != 1 {
+			d.clk = clock.NewScaled(clock.Real{}, time.Now(), cfg.Sim.Speed)
+		}
 	}
 	if err := d.build(); err != nil {
 		return err
@@ -152,6 +155,9 @@ func (d *daemon) build() (err error) {
 	}
 	if d.rig, err = buildRig(d.cfg, rules.TileSet(), d.opt.DataDir, d.clk, host); err != nil {
 		return err
+	}
+	if d.rig.table == nil && d.cfg.Sim.Speed != 1 {
+		return fmt.Errorf("daemon: sim.speed %g: only a simulated table runs faster than life (hardware %s is real)", d.cfg.Sim.Speed, d.cfg.Hardware)
 	}
 	l, err := newLayout(d.cfg.Seats, rules.Players, d.rig.profile)
 	if err != nil {
