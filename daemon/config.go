@@ -116,13 +116,13 @@ type SimConfig struct {
 	// Games to play, then stop; 0: play on until stopped.
 	Games int `yaml:"games"`
 	// Pace is the time one movement of a hand takes (a draw, a discard); 400 ms plays a
-	// Siamese game in about two minutes on average, a wall game (some 230 acts, a drawn tile
-	// looked at longer) in about four.
+	// Siamese game in about three minutes, a wall game (some 230 acts, a drawn tile looked at
+	// longer) in about four.
 	Pace Duration `yaml:"pace"`
 	// Speed runs the simulated table's whole clock this many times as fast as life: hands,
 	// rack scans and settle windows, the tracker's waits and the camera alike, so the table
-	// plays as at life speed, only sooner (2: a game a minute on average, for people to
-	// watch). A shorter pace instead would move hands faster than the racks can settle.
+	// plays as at life speed, only sooner (3: a game in about a minute, for people to watch).
+	// A shorter pace instead would move hands faster than the racks can settle.
 	Speed float64 `yaml:"speed"`
 	// Fast: a soak run: a simulated clock, as fast as the machine goes.
 	Fast bool `yaml:"fast"`

@@ -123,7 +123,8 @@ func TestBrokerClosesWithClientsConnected(t *testing.T) {
 		t.Fatal(err)
 	}
 	var mochiClosing atomic.Bool
-	log := slog.New(&watchHandler{msg: "gracefully stopping server", seen: &mochiClosing})
+	watch := &watchHandler{msg: "gracefully stopping server", seen: &mochiClosing}
+	log := slog.New(watch)
 	b, err := StartBroker("127.0.0.1:0", Policy{Topics: TopicsFor("t1")}, creds, log)
 	if err != nil {
 		t.Fatal(err)
@@ -163,21 +164,29 @@ func TestBrokerClosesWithClientsConnected(t *testing.T) {
 	if n := leftLate.left.Load(); n != clients {
 		t.Errorf("%d clients left, want %d", n, clients)
 	}
+	if n := watch.warnings.Load(); n != 0 {
+		t.Errorf("the broker logged %d warnings: a connection it closed is no news", n)
+	}
 	if _, err := connect(t, clientOpts(b.URL(), DisplayUser, creds.Display).SetAutoReconnect(false).SetConnectTimeout(2*time.Second)); err == nil {
 		t.Fatal("a client connected to a closed broker")
 	}
 }
 
-// watchHandler is a slog handler that notes when a record with msg is logged.
+// watchHandler is a slog handler that notes when a record with msg is logged, and counts the
+// warnings and errors.
 type watchHandler struct {
-	msg  string
-	seen *atomic.Bool
+	msg      string
+	seen     *atomic.Bool
+	warnings atomic.Int64
 }
 
 func (h *watchHandler) Enabled(context.Context, slog.Level) bool { return true }
 func (h *watchHandler) Handle(_ context.Context, r slog.Record) error {
 	if r.Message == h.msg {
 		h.seen.Store(true)
+	}
+	if r.Level >= slog.LevelWarn {
+		h.warnings.Add(1)
 	}
 	return nil
 }

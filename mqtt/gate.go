@@ -25,7 +25,8 @@ type gate struct {
 }
 
 // wrap returns establish guarded by the gate: refused once the gate is shut, else counted and
-// remembered until mochi is done with the connection.
+// remembered until mochi is done with the connection. A connection the gate closed ended as
+// asked, and its read error is no news (mochi would log it as a warning).
 func (g *gate) wrap(establish listeners.EstablishFn) listeners.EstablishFn {
 	return func(id string, c net.Conn) error {
 		if !g.enter(c) {
@@ -33,8 +34,18 @@ func (g *gate) wrap(establish listeners.EstablishFn) listeners.EstablishFn {
 			return errBrokerClosed
 		}
 		defer g.leave(c)
-		return establish(id, c)
+		err := establish(id, c)
+		if err != nil && g.isShut() {
+			return nil
+		}
+		return err
 	}
+}
+
+func (g *gate) isShut() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.closed
 }
 
 func (g *gate) enter(c net.Conn) bool {
