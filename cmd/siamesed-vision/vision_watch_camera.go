@@ -21,8 +21,8 @@ import (
 	"github.com/siamesetable/siamesed/vision/wire"
 )
 
-// watchCamera runs a real camera (or a video, or a folder of frames): every frame is warped to
-// the top-down view and watched; events are written as they come, and a status line every
+// watchCamera runs a real camera (or a video, or a folder of frames): every frame is watched
+// (warped small for the motion gate, whole when the view has settled); events are written as they come, and a status line every
 // --status-every and whenever the camera's health changes. Requests other than ping are refused.
 func watchCamera(ctx context.Context, stdin io.Reader, out *wire.Writer, stderr io.Writer, c *classify.Classifier, f watchFlags) error {
 	cal, err := calib.Load(f.calib)
@@ -104,9 +104,9 @@ func (cw *camWatch) device() bool {
 // frames opens the source (again and again while it fails), reads it until ctx ends and
 // watches every frame. A recording that ends is reported and not reopened.
 func (cw *camWatch) frames(ctx context.Context) {
-	frame, view := gocv.NewMat(), gocv.NewMat()
+	frame, small := gocv.NewMat(), gocv.NewMat()
 	defer frame.Close()
-	defer view.Close()
+	defer small.Close()
 	gate := detect.NewGate()
 	defer gate.Close()
 	var src source.Source
@@ -141,27 +141,27 @@ func (cw *camWatch) frames(ctx context.Context) {
 			sleep(ctx, cw.f.every)
 			continue
 		}
-		now := time.Now()
-		cw.warper.Warp(frame, &view)
-		if err := cw.see(view, gate, now); err != nil {
+		if err := cw.see(frame, &small, gate, time.Now()); err != nil {
 			fmt.Fprintf(cw.log, "vision watch: %v\n", err)
 		}
 	}
 }
 
-// see watches one top-down view: until the empty area is known, the first settled view is it.
-func (cw *camWatch) see(view gocv.Mat, gate *detect.Gate, now time.Time) error {
+// see watches one camera frame: until the empty area is known, the first settled view is it.
+// Most frames are only warped small, for the motion gate (Watcher.ProcessFrame).
+func (cw *camWatch) see(frame gocv.Mat, small *gocv.Mat, gate *detect.Gate, now time.Time) error {
 	cw.mu.Lock()
 	cw.last, cw.frameN = now, cw.frameN+1
 	w := cw.watch
 	cw.mu.Unlock()
 	if w == nil {
-		if settled, _ := gate.Update(view); settled {
-			return cw.setEmpty(view, false)
+		cw.warper.WarpTo(frame, small, discard.GateView)
+		if settled, _ := gate.Update(*small); settled {
+			return cw.setEmpty(frame, true)
 		}
 		return nil
 	}
-	evs, err := w.Process(view, now)
+	evs, err := w.ProcessFrame(frame, cw.warper, now)
 	for _, e := range evs {
 		if err := cw.out.Reply(eventReply(e)); err != nil {
 			return err

@@ -82,6 +82,39 @@ func TestWarpMapsCornersToTheView(t *testing.T) {
 	if n := gocv.CountNonZero(out); n < 200*150*97/100 {
 		t.Fatalf("only %d of %d pixels inside the area", n, 200*150)
 	}
+	// WarpTo: the same view at another size is the whole view brought to that size; asked for
+	// a size again after another, it is made anew.
+	for _, size := range []image.Point{image.Pt(50, 40), image.Pt(80, 60), image.Pt(50, 40), image.Pt(200, 150)} {
+		small := gocv.NewMat()
+		w.WarpTo(frame, &small, size)
+		if small.Cols() != size.X || small.Rows() != size.Y {
+			t.Fatalf("WarpTo %v: size %dx%d", size, small.Cols(), small.Rows())
+		}
+		if n := gocv.CountNonZero(small); n < size.X*size.Y*95/100 {
+			t.Fatalf("WarpTo %v: only %d of %d pixels inside the area", size, n, size.X*size.Y)
+		}
+		small.Close()
+	}
+	// A view made small is the whole view brought to that size: a mark lands where it would.
+	marked := frame.Clone()
+	defer marked.Close()
+	gocv.Circle(&marked, image.Pt(300, 250), 30, color.RGBA{0, 0, 0, 0}, -1)
+	whole, shrunk, small, diff := gocv.NewMat(), gocv.NewMat(), gocv.NewMat(), gocv.NewMat()
+	defer whole.Close()
+	defer shrunk.Close()
+	defer small.Close()
+	defer diff.Close()
+	w.Warp(marked, &whole)
+	gocv.Resize(whole, &shrunk, image.Pt(100, 75), 0, 0, gocv.InterpolationArea)
+	w.WarpTo(marked, &small, image.Pt(100, 75))
+	gocv.AbsDiff(shrunk, small, &diff)
+	gocv.Threshold(diff, &diff, 128, 255, gocv.ThresholdBinary)
+	if n := gocv.CountNonZero(diff); n > 100*75/100 {
+		t.Errorf("the small view differs from the whole view made small in %d of %d pixels", n, 100*75)
+	}
+	if n := gocv.CountNonZero(small); n > 100*75*99/100 {
+		t.Errorf("the mark is not in the small view: %d of %d pixels lit", n, 100*75)
+	}
 }
 
 func FuzzParse(f *testing.F) {

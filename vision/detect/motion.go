@@ -23,8 +23,8 @@ type Gate struct {
 	still           int
 }
 
-// gateSize is the size frames are compared at: small is fast and ignores sensor noise.
-var gateSize = image.Pt(160, 120)
+// GateSize is the size frames are compared at: small is fast and ignores sensor noise.
+var GateSize = image.Pt(160, 120)
 
 // NewGate returns a gate with the defaults. Close frees it.
 func NewGate() *Gate {
@@ -33,9 +33,12 @@ func NewGate() *Gate {
 
 // Update feeds a BGR frame and says whether the view has settled, and whether the frame moved.
 func (g *Gate) Update(frame gocv.Mat) (settled, moving bool) {
-	small := gocv.NewMat()
-	defer small.Close()
-	gocv.Resize(frame, &small, gateSize, 0, 0, gocv.InterpolationArea)
+	small := frame
+	if frame.Cols() != GateSize.X || frame.Rows() != GateSize.Y {
+		small = gocv.NewMat()
+		defer small.Close()
+		gocv.Resize(frame, &small, GateSize, 0, 0, gocv.InterpolationArea)
+	}
 	gocv.CvtColor(small, &g.cur, gocv.ColorBGRToGray)
 	gocv.GaussianBlur(g.cur, &g.cur, image.Pt(5, 5), 0, 0, gocv.BorderDefault)
 	if g.prev.Empty() {
@@ -47,7 +50,7 @@ func (g *Gate) Update(frame gocv.Mat) (settled, moving bool) {
 	gocv.Threshold(g.diff, &g.diff, g.Diff, 255, gocv.ThresholdBinary)
 	changed := gocv.CountNonZero(g.diff)
 	g.prev, g.cur = g.cur, g.prev
-	moving = float64(changed) > g.Share*float64(gateSize.X*gateSize.Y)
+	moving = float64(changed) > g.Share*float64(GateSize.X*GateSize.Y)
 	if moving {
 		g.still = 0
 		return false, true

@@ -44,9 +44,21 @@ type Watcher struct {
 	ext     detect.Extractor
 	cls     *classify.Classifier
 	empty   gocv.Mat
-	tiles   []Event // tiles lying in the area now, as they were seen
-	decided bool    // this settled period has been looked at
+	small   gocv.Mat // ProcessFrame's view for the gate
+	tiles   []Event  // tiles lying in the area now, as they were seen
+	decided bool     // this settled period has been looked at
 }
+
+// Warp makes top-down views of camera frames (calib.Warper): the whole view, and a smaller one
+// that costs a fraction of it.
+type Warp interface {
+	Warp(frame gocv.Mat, dst *gocv.Mat)
+	WarpTo(frame gocv.Mat, dst *gocv.Mat, size image.Point)
+}
+
+// GateView is the size of the view ProcessFrame gives the motion gate: twice the gate's own,
+// which it brings down by averaging, as it does a whole view.
+var GateView = detect.GateSize.Mul(2)
 
 // NewWatcher watches for tiles of tileW pixels against empty, a view of the empty area (kept
 // as a copy; it must be a Mat made by gocv, not a zero gocv.Mat{}). Close frees it.
@@ -54,7 +66,7 @@ func NewWatcher(empty gocv.Mat, tileW int, cls *classify.Classifier) (*Watcher, 
 	if empty.Empty() || cls == nil || tileW <= 0 {
 		return nil, fmt.Errorf("discard: need an empty view, a classifier and a tile width")
 	}
-	return &Watcher{gate: detect.NewGate(), ext: detect.Extractor{TileW: tileW}, cls: cls, empty: empty.Clone()}, nil
+	return &Watcher{gate: detect.NewGate(), ext: detect.Extractor{TileW: tileW}, cls: cls, empty: empty.Clone(), small: gocv.NewMat()}, nil
 }
 
 // Tiles are the tiles lying in the area now.
@@ -66,13 +78,39 @@ func (w *Watcher) Decided() bool { return w.decided }
 
 // Process feeds one top-down view taken at t and returns the events it settles.
 func (w *Watcher) Process(view gocv.Mat, t time.Time) ([]Event, error) {
+	if !w.look(view) {
+		return nil, nil
+	}
+	return w.decide(view, t)
+}
+
+// ProcessFrame feeds one camera frame taken at t, warped by warp, and returns the events it
+// settles. Only the gate's small view is made of every frame; the whole top-down view only of
+// a frame the Watcher decides on, one a settled period: on a real camera's stream most frames
+// cost a small warp and no more.
+func (w *Watcher) ProcessFrame(frame gocv.Mat, warp Warp, t time.Time) ([]Event, error) {
+	warp.WarpTo(frame, &w.small, GateView)
+	if !w.look(w.small) {
+		return nil, nil
+	}
+	view := gocv.NewMat()
+	defer view.Close()
+	warp.Warp(frame, &view)
+	return w.decide(view, t)
+}
+
+// look feeds the gate a view and says whether the view is to be decided on now: settled, and
+// not yet looked at since it last moved.
+func (w *Watcher) look(view gocv.Mat) bool {
 	settled, moving := w.gate.Update(view)
 	if moving {
 		w.decided = false
 	}
-	if !settled || w.decided {
-		return nil, nil
-	}
+	return settled && !w.decided
+}
+
+// decide finds the tiles in a settled view and names what came and went.
+func (w *Watcher) decide(view gocv.Mat, t time.Time) ([]Event, error) {
 	w.decided = true
 	found, _, err := w.ext.Extract(view, w.empty)
 	if err != nil {
@@ -125,5 +163,6 @@ func nearest(tiles []Event, c image.Point, within float64, taken []bool) int {
 // Close frees the watcher's images.
 func (w *Watcher) Close() error {
 	w.gate.Close()
+	w.small.Close()
 	return w.empty.Close()
 }

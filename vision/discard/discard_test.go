@@ -140,9 +140,33 @@ func TestSyntheticFramesDetectAndClassify(t *testing.T) {
 	}
 }
 
+// TestWatcherSeesAndTakesDiscards: a hand lays a tile, another, then one face down; the Watcher
+// says each when the view has settled, fed top-down views (Process) or camera frames that it
+// warps itself, small for the gate and whole only when it decides (ProcessFrame).
 func TestWatcherSeesAndTakesDiscards(t *testing.T) {
 	tb := newTable(t)
-	w, err := discard.NewWatcher(tb.empty, opts.TileSize().X, tb.enrol(t))
+	cls := tb.enrol(t)
+	t.Run("views", func(t *testing.T) {
+		testWatcher(t, tb, cls, func(w *discard.Watcher, s synth.Scene, seed uint64, at time.Time) ([]discard.Event, error) {
+			v := tb.view(t, s, seed)
+			defer v.Close()
+			return w.Process(v, at)
+		})
+	})
+	t.Run("frames", func(t *testing.T) {
+		testWatcher(t, tb, cls, func(w *discard.Watcher, s synth.Scene, seed uint64, at time.Time) ([]discard.Event, error) {
+			frame, err := tb.r.Render(s, seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer frame.Close()
+			return w.ProcessFrame(frame, tb.w, at)
+		})
+	})
+}
+
+func testWatcher(t *testing.T, tb *table, cls *classify.Classifier, feed func(*discard.Watcher, synth.Scene, uint64, time.Time) ([]discard.Event, error)) {
+	w, err := discard.NewWatcher(tb.empty, opts.TileSize().X, cls)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,9 +206,7 @@ func TestWatcherSeesAndTakesDiscards(t *testing.T) {
 		{synth.Scene{Tiles: jokerAndBack}, []discard.Kind{discard.DiscardSeen}, nil},
 	}
 	for i, s := range steps {
-		v := tb.view(t, s.scene, uint64(i))
-		evs, err := w.Process(v, t0.Add(time.Duration(i)*100*time.Millisecond))
-		v.Close()
+		evs, err := feed(w, s.scene, uint64(i), t0.Add(time.Duration(i)*100*time.Millisecond))
 		if err != nil {
 			t.Fatal(err)
 		}

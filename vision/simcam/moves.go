@@ -102,13 +102,11 @@ func (t *Table) move(at time.Time, moving []synth.Scene) ([]discard.Event, error
 		if i < len(moving) {
 			s = moving[i]
 		}
-		v, err := t.view(s)
-		if err != nil {
+		if err := t.render(s); err != nil {
 			return evs, err
 		}
 		ft := at.Add(time.Duration(i) * t.o.Period)
-		e, err := t.watch.Process(v, ft)
-		v.Close()
+		e, err := t.watch.ProcessFrame(t.frame, t.w, ft)
 		t.Frames++
 		if err != nil {
 			return evs, fmt.Errorf("simcam: %w", err)

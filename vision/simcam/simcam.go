@@ -157,11 +157,19 @@ func (t *Table) Close() error {
 	return t.r.Close()
 }
 
-// view renders s and warps it to the top-down view, as the daemon's calibrated camera sees it.
-func (t *Table) view(s synth.Scene) (gocv.Mat, error) {
+// render draws s as the camera's next frame, into t.frame.
+func (t *Table) render(s synth.Scene) error {
 	t.seed++
 	if err := t.r.RenderTo(s, t.seed, &t.frame); err != nil {
-		return gocv.Mat{}, fmt.Errorf("simcam: %w", err)
+		return fmt.Errorf("simcam: %w", err)
+	}
+	return nil
+}
+
+// view renders s and warps it to the top-down view, as the daemon's calibrated camera sees it.
+func (t *Table) view(s synth.Scene) (gocv.Mat, error) {
+	if err := t.render(s); err != nil {
+		return gocv.Mat{}, err
 	}
 	v := gocv.NewMat()
 	t.w.Warp(t.frame, &v)

@@ -394,16 +394,22 @@ func (r *Renderer) addNoise(frame *gocv.Mat, seed uint64) error {
 	j := rand.New(rand.NewPCG(seed, 2)).IntN(len(tab))
 	for i := 0; i < len(src); {
 		n := min(len(src)-i, len(tab)-j)
-		s, d, t := src[i:i+n], dst[i:i+n], tab[j:j+n]
-		for k, v := range s {
-			d[k] = uint8(max(0, min(255, int16(v)+t[k])))
-		}
+		addClamped(dst[i:i+n], src[i:i+n], tab[j:j+n])
 		i += n
 		if j += n; j == len(tab) {
 			j = 0
 		}
 	}
 	return nil
+}
+
+// addClamped writes src+noise, held to 0..255, into dst (all of one length). Written so that
+// the compiler checks no bounds in the loop.
+func addClamped(dst, src []uint8, noise []int16) {
+	dst, noise = dst[:len(src)], noise[:len(src)]
+	for k, v := range src {
+		dst[k] = uint8(max(0, min(255, int16(v)+noise[k])))
+	}
 }
 
 // gaussTable is a fixed table of standard Gaussian numbers, of odd length so that its stretches

@@ -207,3 +207,27 @@ func renderAgain(t *testing.T, art *Art, o Options) {
 	}
 	same("a hand moved in place", m, fresh(moving, 31))
 }
+
+// BenchmarkRenderStill times a frame of a scene that has not changed since the last, the simulated
+// camera's most common frame: only its noise is new.
+func BenchmarkRenderStill(b *testing.B) {
+	art, err := Embedded()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer art.Close()
+	o := Options{W: 960, H: 704, Tilt: 0.05, Light: 0.2, Blur: 3, Noise: 3}
+	r, err := NewRenderer(art, o)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer r.Close()
+	s := RandomScene(o, 40, rand.New(rand.NewPCG(3, 4)))
+	frame := gocv.NewMat()
+	defer frame.Close()
+	for seed := uint64(0); b.Loop(); seed++ {
+		if err := r.RenderTo(s, seed, &frame); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
