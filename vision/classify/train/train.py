@@ -33,25 +33,26 @@ import torch.nn.functional as F
 
 from negatives import negative
 
-W, H = 48, 64  # input size; must match vision/classify/net.go
+W, H = 48, 64  # input size (--size); vision/classify reads it from the model
 EMBED = 128
 
 
 class Net(nn.Module):
-    def __init__(self, classes):
+    def __init__(self, classes, width=1.0):
         super().__init__()
 
         def block(i, o):
             return [nn.Conv2d(i, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True)]
 
+        c = [int(round(n * width)) for n in (16, 32, 64, 128)]
         self.features = nn.Sequential(
-            *block(3, 16), nn.MaxPool2d(2),  # 32x24
-            *block(16, 32), *block(32, 32), nn.MaxPool2d(2),  # 16x12
-            *block(32, 64), *block(64, 64), nn.MaxPool2d(2),  # 8x6
-            *block(64, 128), nn.MaxPool2d(2),  # 4x3
+            *block(3, c[0]), nn.MaxPool2d(2),  # 32x24 at 48x64
+            *block(c[0], c[1]), *block(c[1], c[1]), nn.MaxPool2d(2),  # 16x12
+            *block(c[1], c[2]), *block(c[2], c[2]), nn.MaxPool2d(2),  # 8x6
+            *block(c[2], c[3]), nn.MaxPool2d(2),  # 4x3
         )
         self.drop = nn.Dropout(0.3)
-        self.embed = nn.Linear(128 * 4 * 3, EMBED)
+        self.embed = nn.Linear(c[3] * (H // 16) * (W // 16), EMBED)
         self.weight = nn.Parameter(torch.randn(classes, EMBED) * 0.01)
 
     def forward(self, x):
@@ -163,7 +164,11 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--test-list", help="optional: crops of --photos to report nearest-neighbour top-1 on at the end (never trained on)")
+    ap.add_argument("--size", default="48x64", help="the network's input, WxH (portrait); the extractor's crops are 60x80")
+    ap.add_argument("--width", type=float, default=1.0, help="channels, times those of the shipped network")
     a = ap.parse_args()
+    global W, H
+    W, H = (int(v) for v in a.size.split("x"))
     torch.set_num_threads(a.threads)
     torch.manual_seed(a.seed)
     np.random.seed(a.seed)
@@ -181,7 +186,7 @@ def main():
     pool = [im for im, _ in photos] + [im for im, _ in art]
     print(f"train: {len(photos)} photos, {len(art)} face images, {len(faces)} faces, {a.negatives} non-tile crops an epoch", flush=True)
 
-    net = Net(len(names))
+    net = Net(len(names), a.width)
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=5e-4)
     steps_per_epoch = (len(photos) * a.photo_repeats + len(art) * a.art_repeats + a.negatives) // 64
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=a.epochs * steps_per_epoch + 1)
