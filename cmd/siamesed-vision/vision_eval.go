@@ -27,6 +27,7 @@ func visionEval(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	top := fs.Int("top", 10, "how many confused pairs to print")
 	threshold := fs.Float64("threshold", -1, "confidence (margin over the runner-up face) below which the answer is unknown (default: the classifier's own)")
 	minSim := fs.Float64("min-similarity", -1, "similarity to the nearest enrolled crop below which the answer is unknown (default: the classifier's own)")
+	maxNone := fs.Float64("max-none", -1, `cosine to the network's "no tile" class at or above which the answer is unknown (default: the classifier's own; 0: not used)`)
 	model := fs.String("model", "", `embedding network (ONNX file); "" for the built-in one, "features" for the hand-made features`)
 	views := fs.String("views", "", `views each test crop is embedded through, averaged: "ZOOM[/DX/DY],..." ("1": as it is); "" for the classifier's own`)
 	enrolViews := fs.String("enroll-views", "", `views each enrolment crop is kept through, same form; "" for the classifier's own`)
@@ -49,7 +50,7 @@ func visionEval(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if !synthetic && (*enrolDir == "" || (*testDir == "") == (*split == 0) || *split < 0 || *split >= 1 || fs.NArg() > 0) {
 		return fmt.Errorf("%w: want --enroll DIR and either --test DIR or --split F in (0,1)", errUsage)
 	}
-	c, err := newClassifier(*model, *threshold, *minSim)
+	c, err := newClassifier(*model, *threshold, *minSim, *maxNone)
 	if err != nil {
 		return err
 	}
@@ -143,9 +144,9 @@ func visionEvalSynthetic(stdout io.Writer, c *classify.Classifier, artDir string
 }
 
 // newClassifier returns an empty classifier on the network in model ("" for the built-in one) or
-// on the hand-made features (model "features"), with threshold and minimum similarity unless
-// they are negative.
-func newClassifier(model string, threshold, minSim float64) (*classify.Classifier, error) {
+// on the hand-made features (model "features"), with threshold, minimum similarity and most
+// "no tile" likeness unless they are negative.
+func newClassifier(model string, threshold, minSim, maxNone float64) (*classify.Classifier, error) {
 	c := classify.New()
 	if model != "features" {
 		var err error
@@ -158,6 +159,9 @@ func newClassifier(model string, threshold, minSim float64) (*classify.Classifie
 	}
 	if minSim >= 0 {
 		c.MinSimilarity = float32(minSim)
+	}
+	if maxNone >= 0 {
+		c.MaxNone = float32(maxNone)
 	}
 	return c, nil
 }

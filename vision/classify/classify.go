@@ -8,6 +8,7 @@ package classify
 import (
 	"errors"
 	"fmt"
+	"math"
 
 	"gocv.io/x/gocv"
 
@@ -30,11 +31,20 @@ type example struct {
 }
 
 // embedder turns crops into unit-length vectors, one per crop, in one pass (the network takes
-// them as a batch): at the crop's orientation (a landscape crop is first turned a quarter
-// clockwise) and, when half is set, half a turn round as well (downs is nil otherwise).
+// them as a batch).
 type embedder interface {
-	embed(crops []gocv.Mat, half bool) (ups, downs [][]float32, err error)
+	embed(crops []gocv.Mat, half bool) (embedding, error)
 	close() error
+}
+
+// embedding is what an embedder makes of a batch of crops.
+type embedding struct {
+	// ups are the crops at their orientation (a landscape crop is first turned a quarter
+	// clockwise); downs, when asked for, the same half a turn round.
+	ups, downs [][]float32
+	// none is each crop's cosine to the network's "no tile" class (NoneOutput); nil when the
+	// embedder has none (the hand-made features, a model without the output).
+	none []float32
 }
 
 // Classifier holds the enrolled examples; make one with NewNet or New. It is not safe for
@@ -47,6 +57,11 @@ type Classifier struct {
 	// false: the crop is too far from every enrolled face (a hand, the felt, a tile back, a face
 	// that was never enrolled).
 	MinSimilarity float32
+	// MaxNone is the cosine to the network's "no tile" class (Result.None) at or above which
+	// Result.Known is false, too far: the crop is like no tile face at all, however near an
+	// enrolled crop lies (an enrolled photo the network sees as little like a tile draws every
+	// non-tile to it). 0 or less, or an embedder without the class: not used.
+	MaxNone float32
 	// Views: a crop to classify is embedded through each of these and the vectors averaged; nil
 	// means the crop as it is. Set before classifying.
 	Views []View
@@ -72,18 +87,19 @@ func (c *Classifier) Close() error { return c.emb.close() }
 
 type featureEmbedder struct{}
 
-func (featureEmbedder) embed(crops []gocv.Mat, half bool) (ups, downs [][]float32, err error) {
+func (featureEmbedder) embed(crops []gocv.Mat, half bool) (embedding, error) {
+	var e embedding
 	for _, m := range crops {
 		u, d, err := Features(m)
 		if err != nil {
-			return nil, nil, err
+			return embedding{}, err
 		}
-		ups = append(ups, u)
+		e.ups = append(e.ups, u)
 		if half {
-			downs = append(downs, d)
+			e.downs = append(e.downs, d)
 		}
 	}
-	return ups, downs, nil
+	return e, nil
 }
 
 func (featureEmbedder) close() error { return nil }
@@ -98,9 +114,12 @@ type Result struct {
 	// Confidence in [0,1): 0 when the two nearest faces tie, towards 1 as the nearest example
 	// becomes identical while the nearest other face stays away.
 	Confidence float32
-	Known      bool      // Similarity >= MinSimilarity and Confidence >= Threshold
+	Known      bool      // Similarity >= MinSimilarity, Confidence >= Threshold and None < MaxNone
 	Why        Reason    // why not Known; None when Known
 	Runner     tile.Face // the nearest other face
+	// NoTile is the crop's cosine to the network's "no tile" class: towards 1 for a crop like
+	// no tile face at all; NaN when the embedder has no such class.
+	NoTile float32
 }
 
 // Reason says why a classification is not Known.
@@ -144,24 +163,24 @@ func (c *Classifier) Enrol(f tile.Face, crop gocv.Mat) error {
 	if f >= tile.NumFaces {
 		return fmt.Errorf("classify: enrol: no such face %d", f)
 	}
-	ups, downs, err := c.viewVectors(crop, c.EnrolViews, true)
+	e, err := c.viewVectors(crop, c.EnrolViews, true)
 	if err != nil {
 		return fmt.Errorf("classify: enrol %v: %w", f, err)
 	}
-	for i := range ups {
-		c.examples = append(c.examples, example{face: f, vec: [2][]float32{ups[i], downs[i]}})
+	for i := range e.ups {
+		c.examples = append(c.examples, example{face: f, vec: [2][]float32{e.ups[i], e.downs[i]}})
 	}
 	c.crops++
 	return nil
 }
 
 // viewVectors embeds crop through each of views (nil: the crop as it is), a vector pair a view.
-func (c *Classifier) viewVectors(crop gocv.Mat, views []View, half bool) (ups, downs [][]float32, err error) {
+func (c *Classifier) viewVectors(crop gocv.Mat, views []View, half bool) (embedding, error) {
 	if len(views) == 0 {
 		return c.emb.embed([]gocv.Mat{crop}, half)
 	}
 	if crop.Empty() {
-		return nil, nil, fmt.Errorf("classify: empty crop")
+		return embedding{}, fmt.Errorf("classify: empty crop")
 	}
 	mats := make([]gocv.Mat, 0, len(views))
 	defer func() {
@@ -172,7 +191,7 @@ func (c *Classifier) viewVectors(crop gocv.Mat, views []View, half bool) (ups, d
 	for _, v := range views {
 		m, err := v.apply(crop)
 		if err != nil {
-			return nil, nil, err
+			return embedding{}, err
 		}
 		mats = append(mats, m)
 	}
@@ -188,11 +207,40 @@ func (c *Classifier) Classify(crop gocv.Mat) (Result, error) {
 	if len(c.examples) == 0 {
 		return Result{}, ErrNotEnrolled
 	}
-	ups, _, err := c.viewVectors(crop, c.Views, false)
+	e, err := c.viewVectors(crop, c.Views, false)
 	if err != nil {
 		return Result{}, err
 	}
-	return c.classifyVec(mean(ups)), nil
+	r := c.classifyVec(mean(e.ups))
+	r.NoTile = float32(math.NaN())
+	if e.none != nil {
+		r.NoTile = meanOf(e.none)
+	}
+	c.judge(&r)
+	return r, nil
+}
+
+// meanOf is the mean of xs.
+func meanOf(xs []float32) float32 {
+	var s float32
+	for _, x := range xs {
+		s += x
+	}
+	return s / float32(len(xs))
+}
+
+// judge says whether r is Known and, if not, why: too far from every enrolled face, or like no
+// tile at all (TooFar), or too close to the runner-up (TooClose).
+func (c *Classifier) judge(r *Result) {
+	switch {
+	case r.Similarity < c.MinSimilarity, c.MaxNone > 0 && r.NoTile >= c.MaxNone:
+		r.Why = TooFar
+	case r.Confidence < c.Threshold:
+		r.Why = TooClose
+	default:
+		r.Why = None
+	}
+	r.Known = r.Why == None
 }
 
 // classifyVec scores each face by its nearest example and its second nearest (the nearest again
@@ -235,13 +283,6 @@ func (c *Classifier) classifyVec(q []float32) Result {
 	} else if s2 := best[r.Runner]; s2 < 1 {
 		r.Confidence = max(0, 1-(1-s1)/(1-s2))
 	}
-	switch {
-	case r.Similarity < c.MinSimilarity:
-		r.Why = TooFar
-	case r.Confidence < c.Threshold:
-		r.Why = TooClose
-	}
-	r.Known = r.Why == None
 	return r
 }
 

@@ -179,18 +179,20 @@ func hueHist(hsv []uint8) []float32 {
 	return out
 }
 
-func normalise(v []float32) {
+// normalise scales v to unit length in place and returns the length it had.
+func normalise(v []float32) float32 {
 	var s float64
 	for _, x := range v {
 		s += float64(x) * float64(x)
 	}
 	if s == 0 {
-		return
+		return 0
 	}
 	k := float32(1 / math.Sqrt(s))
 	for i := range v {
 		v[i] *= k
 	}
+	return float32(math.Sqrt(s))
 }
 
 func dot(a, b []float32) float32 {

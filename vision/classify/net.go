@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"math"
 	"crypto/sha256"
 	_ "embed"
 	"fmt"
@@ -91,7 +92,15 @@ func NetEnrolViews() []View {
 type netEmbedder struct {
 	net  gocv.Net
 	size image.Point // input width and height
+	// outputs are the graph's outputs: the embedding and, when the model has it, "none" (the
+	// embedding's dot product with the unit weight of the class trained on crops of no tile).
+	outputs []string
 }
+
+// NoneOutput names a model's optional second output: for each crop, the dot product of its
+// embedding with the unit weight of the class the network was trained to put every non-tile
+// crop in (train/train.py). Divided by the embedding's length, the crop's cosine to "no tile".
+const NoneOutput = "none"
 
 const maxInputSide = 512
 
@@ -105,8 +114,8 @@ func loadNet(name string, data []byte) (*netEmbedder, error) {
 		return nil, fmt.Errorf("%w: %s: input %q is %v, want 1x3xHxW, a BGR image of 8 to %d pixels a side",
 			ErrBadModel, name, info.Input, s, maxInputSide)
 	}
-	if len(info.Outputs) != 1 {
-		return nil, fmt.Errorf("%w: %s: %d outputs, want one embedding", ErrBadModel, name, len(info.Outputs))
+	if len(info.Outputs) != 1 && (len(info.Outputs) != 2 || info.Outputs[1] != NoneOutput) {
+		return nil, fmt.Errorf("%w: %s: outputs %q, want an embedding (and, optionally, %q after it)", ErrBadModel, name, info.Outputs, NoneOutput)
 	}
 	net, err := gocv.ReadNetFromONNXBytes(data)
 	if err != nil {
@@ -116,7 +125,7 @@ func loadNet(name string, data []byte) (*netEmbedder, error) {
 		net.Close()
 		return nil, fmt.Errorf("%w: %s: OpenCV read no network", ErrBadModel, name)
 	}
-	n := &netEmbedder{net: net, size: image.Pt(int(s[3]), int(s[2]))}
+	n := &netEmbedder{net: net, size: image.Pt(int(s[3]), int(s[2])), outputs: info.Outputs}
 	if err := n.trial(); err != nil {
 		n.close()
 		return nil, fmt.Errorf("%w: %s: trial run: %v", ErrBadModel, name, err)
@@ -132,16 +141,19 @@ func (n *netEmbedder) trial() error {
 	defer grey.Close()
 	orange := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(0, 128, 255, 0), n.size.Y, n.size.X, gocv.MatTypeCV8UC3)
 	defer orange.Close()
-	one, err := n.run([]gocv.Mat{grey})
+	one, oneNone, err := n.run([]gocv.Mat{grey})
 	if err != nil {
 		return err
 	}
-	two, err := n.run([]gocv.Mat{grey, orange})
+	two, twoNone, err := n.run([]gocv.Mat{grey, orange})
 	if err != nil {
 		return err
 	}
 	if len(one[0]) != len(two[0]) || dot(one[0], two[0]) < 0.999 {
 		return fmt.Errorf("a batch of two images gives another vector for the first than it alone")
+	}
+	if oneNone != nil && math.Abs(float64(oneNone[0]-twoNone[0])) > 0.001 {
+		return fmt.Errorf("a batch of two images gives another %q for the first than it alone", NoneOutput)
 	}
 	return nil
 }
@@ -150,7 +162,7 @@ func (n *netEmbedder) close() error { return n.net.Close() }
 
 // embed runs the network once on a batch of every crop (and each crop half a turn round, when
 // half is set).
-func (n *netEmbedder) embed(crops []gocv.Mat, half bool) (ups, downs [][]float32, err error) {
+func (n *netEmbedder) embed(crops []gocv.Mat, half bool) (embedding, error) {
 	var small []gocv.Mat
 	defer func() {
 		for _, m := range small {
@@ -160,7 +172,7 @@ func (n *netEmbedder) embed(crops []gocv.Mat, half bool) (ups, downs [][]float32
 	for _, crop := range crops {
 		m, err := n.inputImage(crop)
 		if err != nil {
-			return nil, nil, err
+			return embedding{}, err
 		}
 		small = append(small, m)
 	}
@@ -171,14 +183,18 @@ func (n *netEmbedder) embed(crops []gocv.Mat, half bool) (ups, downs [][]float32
 			small = append(small, turned)
 		}
 	}
-	vecs, err := n.run(small)
+	vecs, none, err := n.run(small)
 	if err != nil {
-		return nil, nil, err
+		return embedding{}, err
 	}
+	e := embedding{ups: vecs[:len(crops)]}
 	if half {
-		downs = vecs[len(crops):]
+		e.downs = vecs[len(crops):]
 	}
-	return vecs[:len(crops)], downs, nil
+	if none != nil {
+		e.none = none[:len(crops)]
+	}
+	return e, nil
 }
 
 // inputImage returns crop upright and resized to the network's input; the caller closes it.
@@ -194,28 +210,51 @@ func (n *netEmbedder) inputImage(crop gocv.Mat) (gocv.Mat, error) {
 }
 
 // run feeds images of the input size through the network as one batch: pixels / 255, BGR, as
-// trained. It returns one unit vector per image.
-func (n *netEmbedder) run(ims []gocv.Mat) ([][]float32, error) {
+// trained. It returns one unit vector per image and, when the model has the output, each
+// image's cosine to "none" (nil otherwise).
+func (n *netEmbedder) run(ims []gocv.Mat) ([][]float32, []float32, error) {
 	blob := gocv.NewMat()
 	defer blob.Close()
 	gocv.BlobFromImages(ims, &blob, 1.0/255, n.size, gocv.NewScalar(0, 0, 0, 0), false, false, gocv.MatTypeCV32F)
 	n.net.SetInput(blob, "")
-	out := n.net.Forward("")
-	defer out.Close()
+	outs := []gocv.Mat{n.net.Forward("")}
+	if len(n.outputs) == 2 {
+		outs[0].Close()
+		outs = n.net.ForwardLayers(n.outputs)
+	}
+	defer func() {
+		for _, o := range outs {
+			o.Close()
+		}
+	}()
+	out := outs[0]
 	if out.Empty() || out.Size()[0] != len(ims) || out.Total() < 2*len(ims) || out.Total()%len(ims) != 0 {
-		return nil, fmt.Errorf("classify: the network gave %d numbers for %d images, want an embedding each", out.Total(), len(ims))
+		return nil, nil, fmt.Errorf("classify: the network gave %d numbers for %d images, want an embedding each", out.Total(), len(ims))
 	}
 	v, err := out.DataPtrFloat32()
 	if err != nil {
-		return nil, fmt.Errorf("classify: network output: %w", err)
+		return nil, nil, fmt.Errorf("classify: network output: %w", err)
+	}
+	var nv []float32
+	if len(outs) == 2 {
+		if outs[1].Total() != len(ims) {
+			return nil, nil, fmt.Errorf("classify: the network gave %d numbers of %q for %d images, want one each", outs[1].Total(), NoneOutput, len(ims))
+		}
+		if nv, err = outs[1].DataPtrFloat32(); err != nil {
+			return nil, nil, fmt.Errorf("classify: network output %q: %w", NoneOutput, err)
+		}
 	}
 	k := len(v) / len(ims)
 	vecs := make([][]float32, len(ims))
+	var none []float32
 	for i := range vecs {
 		vecs[i] = append([]float32(nil), v[i*k:(i+1)*k]...)
-		normalise(vecs[i])
+		length := normalise(vecs[i])
+		if nv != nil {
+			none = append(none, nv[i]/max(length, 1e-12))
+		}
 	}
-	return vecs, nil
+	return vecs, none, nil
 }
 
 // builtinTrainedOn lists the photos of ../shared/data/photos-dev the built-in model was trained on

@@ -11,17 +11,24 @@ import (
 )
 
 // fixedEmbedder gives every crop the vector next holds, so a test sets exactly how near a crop
-// is to each enrolled example.
-type fixedEmbedder struct{ next []float32 }
+// is to each enrolled example, and, when noTile is set, that cosine to "no tile".
+type fixedEmbedder struct {
+	next   []float32
+	noTile *float32
+}
 
-func (f *fixedEmbedder) embed(crops []gocv.Mat, half bool) (ups, downs [][]float32, err error) {
+func (f *fixedEmbedder) embed(crops []gocv.Mat, half bool) (embedding, error) {
+	var e embedding
 	for range crops {
-		ups = append(ups, f.next)
+		e.ups = append(e.ups, f.next)
 		if half {
-			downs = append(downs, f.next)
+			e.downs = append(e.downs, f.next)
+		}
+		if f.noTile != nil {
+			e.none = append(e.none, *f.noTile)
 		}
 	}
-	return ups, downs, nil
+	return e, nil
 }
 
 func (f *fixedEmbedder) close() error { return nil }
@@ -74,6 +81,54 @@ func TestKnownFollowsBothThresholds(t *testing.T) {
 		if r.Known != tc.known || r.Why != tc.why || r.Face != tile.Bam1 {
 			t.Errorf("%s: got %v known %v (%v), similarity %.3f, confidence %.3f; want 1B known %v (%v)",
 				tc.name, r.Face, r.Known, r.Why, r.Similarity, r.Confidence, tc.known, tc.why)
+		}
+	}
+}
+
+// A crop the network holds to be like no tile at all is not known, too far, however near an
+// enrolled example it lies: at MaxNone and above, not just under it. Without the network's "no
+// tile" class (nil), or with MaxNone 0, only the distances decide.
+func TestKnownFollowsTheNoTileClass(t *testing.T) {
+	emb := &fixedEmbedder{next: []float32{1, 0, 0, 0}}
+	c := &Classifier{Threshold: 0.2, MinSimilarity: 0.6, MaxNone: 0.4, emb: emb, nearest: 1}
+	crop := gocv.NewMatWithSize(8, 6, gocv.MatTypeCV8UC3)
+	defer crop.Close()
+	if err := c.Enrol(tile.Bam1, crop); err != nil {
+		t.Fatal(err)
+	}
+	emb.next = []float32{0, 1, 0, 0}
+	if err := c.Enrol(tile.Bam2, crop); err != nil {
+		t.Fatal(err)
+	}
+	emb.next = []float32{1, 0, 0, 0} // identical to an enrolled 1B
+	f := func(v float32) *float32 { return &v }
+	for _, tc := range []struct {
+		name    string
+		noTile  *float32
+		maxNone float32
+		known   bool
+	}{
+		{"no class", nil, 0.4, true},
+		{"far from no tile", f(-0.2), 0.4, true},
+		{"just under MaxNone", f(0.399), 0.4, true},
+		{"at MaxNone", f(0.4), 0.4, false},
+		{"like no tile", f(0.9), 0.4, false},
+		{"like no tile, MaxNone unset", f(0.9), 0, true},
+	} {
+		emb.noTile, c.MaxNone = tc.noTile, tc.maxNone
+		r, err := c.Classify(crop)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantWhy := None
+		if !tc.known {
+			wantWhy = TooFar
+		}
+		if r.Known != tc.known || r.Why != wantWhy || r.Face != tile.Bam1 {
+			t.Errorf("%s: %v known %v (%v), no tile %v; want 1B known %v", tc.name, r.Face, r.Known, r.Why, r.NoTile, tc.known)
+		}
+		if tc.noTile == nil && !math.IsNaN(float64(r.NoTile)) || tc.noTile != nil && r.NoTile != *tc.noTile {
+			t.Errorf("%s: NoTile %v, want %v", tc.name, r.NoTile, tc.noTile)
 		}
 	}
 }

@@ -11,11 +11,13 @@ Inputs (see README.md in this folder):
                    `siamesed vision art --out DIR` writes them from ../shared/data/tile-art.
   --out FILE       the ONNX model.
 
-The network maps a 3x64x48 BGR crop (portrait, pixels / 255) to a 128-number embedding. It is
-trained as a cosine classifier (CosFace margin) over the faces; the class weights are thrown away:
-at the table the recogniser compares embeddings with the table's own enrolled crops. One more
+The network maps a BGR crop (portrait, --size, pixels / 255) to a 128-number embedding. It is
+trained as a cosine classifier (CosFace margin) over the faces; the faces' class weights are thrown
+away: at the table the recogniser compares embeddings with the table's own enrolled crops. One more
 class, "none", takes the non-tile crops negatives.py draws, so that they land away from every face
-and the recogniser can answer "unknown".
+and the recogniser can answer "unknown"; its weight is kept as a second output ("none": the
+embedding's dot product with it), so that a crop like no tile face at all is told as such even
+when a poorly enrolled crop lies near it.
 
 Debian packages only: python3-torch (1.13), python3-opencv, python3-numpy.
 """
@@ -60,6 +62,23 @@ class Net(nn.Module):
         x = self.features(x)
         x = torch.flatten(x, 1)
         return self.embed(self.drop(x))
+
+
+class Export(nn.Module):
+    """The network as shipped: the embedding, and its dot product with the "none" class's unit
+    weight. Divided by the embedding's length that is the crop's cosine to "none": how much it
+    looks like no tile face at all, whatever faces the table enrolled (vision/classify)."""
+
+    def __init__(self, net, none):
+        super().__init__()
+        self.net = net
+        self.none = nn.Linear(EMBED, 1, bias=False)
+        with torch.no_grad():
+            self.none.weight.copy_(F.normalize(net.weight[none].detach(), dim=0)[None, :])
+
+    def forward(self, x):
+        e = self.net(x)
+        return e, self.none(e)
 
 
 def read_list(photos, path):
@@ -219,8 +238,8 @@ def main():
     if a.test_list:
         report(net, photos, read_list(a.photos, a.test_list), pool)
     dummy = torch.zeros(1, 3, H, W)
-    torch.onnx.export(net, dummy, a.out, opset_version=11, input_names=["crop"], output_names=["embedding"],
-                      do_constant_folding=True)
+    torch.onnx.export(Export(net, cls["none"]), dummy, a.out, opset_version=11, input_names=["crop"],
+                      output_names=["embedding", "none"], do_constant_folding=True)
     print(f"train: wrote {a.out} ({os.path.getsize(a.out)} bytes)")
 
 
