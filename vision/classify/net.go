@@ -1,11 +1,11 @@
 package classify
 
 import (
-	"math"
 	"crypto/sha256"
 	_ "embed"
 	"fmt"
 	"image"
+	"math"
 	"os"
 	"strings"
 

@@ -4,11 +4,16 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"gocv.io/x/gocv"
+
+	"github.com/siamesetable/siamesed/engine/tile"
 )
 
 // pb builds protobuf messages for the tests: field number and value pairs.
@@ -37,6 +42,9 @@ type tiny struct {
 	weight     []byte
 	noOutShape bool
 	axis0      bool // op takes the attribute axis=0 (Softmax across the images of a batch)
+	// second, when set, names a second output: the mean of each channel of y, times 1 each,
+	// summed (GlobalAveragePool, Flatten, MatMul): one number per image, like "none".
+	second string
 }
 
 // tinyModel is a valid model.
@@ -60,6 +68,16 @@ func (m tiny) bytes() []byte {
 		act = act.bytes(5, pb{}.str(1, "axis").varint(3, 0).varint(20, attrInt))
 	}
 	graph := pb{}.bytes(1, mul).bytes(1, act).str(2, "g").bytes(5, w).bytes(11, input).bytes(12, output)
+	if m.second != "" {
+		one := []byte{0, 0, 0x80, 0x3f}
+		w2 := pb{}.varint(1, 3).varint(1, 1).varint(2, tensorFloat).str(8, "w2").bytes(9, append(append(one, one...), one...))
+		pool := pb{}.str(1, "y").str(2, "p").str(3, "pool").str(4, "GlobalAveragePool")
+		flat := pb{}.str(1, "p").str(2, "f").str(3, "flat").str(4, "Flatten")
+		sum := pb{}.str(1, "f").str(1, "w2").str(2, m.second).str(3, "sum").str(4, "MatMul")
+		outShape := pb{}.bytes(1, pb{}.varint(1, 1)).bytes(1, pb{}.varint(1, 1))
+		out2 := pb{}.str(1, m.second).bytes(2, pb{}.bytes(1, pb{}.varint(1, tensorFloat).bytes(2, outShape)))
+		graph = graph.bytes(1, pool).bytes(1, flat).bytes(1, sum).bytes(5, w2).bytes(12, out2)
+	}
 	return pb{}.varint(1, 7).str(2, "test").bytes(7, graph).bytes(8, pb{}.varint(2, m.opset))
 }
 
@@ -158,6 +176,8 @@ func TestNewNetRejectsABadFile(t *testing.T) {
 		"noshape.onnx":   tinyModel().with(func(m *tiny) { m.noOutShape = true }), // OpenCV would abort on it
 		// runs, but mixes the images of a batch, so views batched together would be wrong
 		"batchmix.onnx": tinyModel().with(func(m *tiny) { m.op, m.axis0 = "Softmax", true }),
+		// a second output that is not "none": nobody knows what it is
+		"secondout.onnx": tinyModel().with(func(m *tiny) { m.second = "other" }),
 	} {
 		p := filepath.Join(dir, name)
 		if err := os.WriteFile(p, data, 0o600); err != nil {
@@ -184,6 +204,35 @@ func TestNewNetRejectsABadFile(t *testing.T) {
 	}
 	if _, err := NewNet(filepath.Join(dir, "missing.onnx")); err == nil || !strings.Contains(err.Error(), "missing.onnx") {
 		t.Errorf("missing file: %v", err)
+	}
+}
+
+// TestNewNetReadsTheNoTileOutput: a model whose second output is "none" is taken, and each
+// crop's likeness to no tile is that output divided by the length of the crop's embedding.
+func TestNewNetReadsTheNoTileOutput(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "none.onnx")
+	if err := os.WriteFile(p, tinyModel().with(func(m *tiny) { m.second = NoneOutput }), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err := NewNet(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	grey := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(51, 102, 153, 0), 8, 8, gocv.MatTypeCV8UC3)
+	defer grey.Close()
+	if err := c.Enrol(tile.Bam1, grey); err != nil {
+		t.Fatal(err)
+	}
+	r, err := c.Classify(grey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// y is the image itself (Relu of x times 1), B, G, R planes of 0.2, 0.4, 0.6: "none" is
+	// their sum, 1.2, and the embedding's length the root of 64 times (0.04+0.16+0.36).
+	want := 1.2 / math.Sqrt(64*0.56)
+	if math.Abs(float64(r.NoTile)-want) > 1e-3 {
+		t.Errorf("NoTile %v, want %.4f", r.NoTile, want)
 	}
 }
 
