@@ -5,6 +5,7 @@ package eval
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"time"
 
@@ -30,6 +31,30 @@ type Report struct {
 	MedianMS   float64         `json:"median_ms"` // classification time per crop
 	P99MS      float64         `json:"p99_ms"`
 	Confused   []Pair          `json:"confused,omitempty"`
+	// NoTile is how like "no tile" the network held the test crops (Result.NoTile), when it
+	// has that class: for choosing MaxNone against the non-tiles' own (OpenSetResult.NoTile).
+	NoTile *Spread `json:"no_tile,omitempty"`
+}
+
+// Spread is the distribution of a measure over crops.
+type Spread struct {
+	Min float64 `json:"min"`
+	P1  float64 `json:"p1"`
+	P50 float64 `json:"p50"`
+	P99 float64 `json:"p99"`
+	Max float64 `json:"max"`
+}
+
+// spreadOf is the spread of xs (NaNs left out: an embedder without the measure); nil when none
+// is left.
+func spreadOf(xs []float64) *Spread {
+	xs = slices.DeleteFunc(slices.Clone(xs), math.IsNaN)
+	if len(xs) == 0 {
+		return nil
+	}
+	slices.Sort(xs)
+	at := func(q float64) float64 { return xs[min(len(xs)-1, int(q*float64(len(xs))))] }
+	return &Spread{Min: xs[0], P1: at(0.01), P50: at(0.5), P99: at(0.99), Max: xs[len(xs)-1]}
 }
 
 // Pair is a confusion: Want taken for Got, Count times.
@@ -44,6 +69,7 @@ func Run(c *classify.Classifier, dir string, test []labels.Item) (Report, error)
 	r := Report{Images: len(test), Enrolled: c.Len(), ByRotation: map[int]float64{}}
 	confused := map[[2]tile.Face]int{}
 	var times []time.Duration
+	var noTile []float64
 	var right, known, knownRight int
 	perRot := map[int]int{}
 	rot := gocv.NewMat()
@@ -67,6 +93,7 @@ func Run(c *classify.Classifier, dir string, test []labels.Item) (Report, error)
 				return Report{}, fmt.Errorf("eval: %s: %w", it.Image, err)
 			}
 			r.N++
+			noTile = append(noTile, float64(res.NoTile))
 			ok := res.Face == it.Tile
 			if ok {
 				right++
@@ -91,6 +118,7 @@ func Run(c *classify.Classifier, dir string, test []labels.Item) (Report, error)
 		r.ByRotation[deg] = float64(perRot[deg]) / float64(len(test))
 	}
 	r.Known = float64(known) / float64(r.N)
+	r.NoTile = spreadOf(noTile)
 	if known > 0 {
 		r.KnownAcc = float64(knownRight) / float64(known)
 	}

@@ -20,6 +20,7 @@ type OpenSetResult struct {
 	Rejected float64 `json:"rejected"` // share not Known
 	Far      int     `json:"far"`      // rejected as too far from every face
 	Close    int     `json:"close"`    // rejected as too close to a runner-up
+	NoTile   *Spread `json:"no_tile,omitempty"` // how like "no tile" the network held them
 }
 
 // NonTiles draws perKind crops of each of synth.NonTileKinds, "tile patch" crops (a third to
@@ -75,8 +76,10 @@ func RunOpenSet(c *classify.Classifier, crops map[string][]gocv.Mat) ([]OpenSetR
 	slices.Sort(kinds)
 	all := OpenSetResult{Kind: "all"}
 	var out []OpenSetResult
+	var allNoTile []float64
 	for _, k := range kinds {
 		r := OpenSetResult{Kind: k}
+		var noTile []float64
 		for _, m := range crops[k] {
 			for _, deg := range Rotations {
 				res, err := classifyTurned(c, m, deg)
@@ -84,6 +87,7 @@ func RunOpenSet(c *classify.Classifier, crops map[string][]gocv.Mat) ([]OpenSetR
 					return nil, fmt.Errorf("eval: %s: %w", k, err)
 				}
 				r.N++
+				noTile = append(noTile, float64(res.NoTile))
 				switch res.Why {
 				case classify.TooFar:
 					r.Far++
@@ -93,8 +97,11 @@ func RunOpenSet(c *classify.Classifier, crops map[string][]gocv.Mat) ([]OpenSetR
 			}
 		}
 		all.N, all.Far, all.Close = all.N+r.N, all.Far+r.Far, all.Close+r.Close
+		r.NoTile = spreadOf(noTile)
+		allNoTile = append(allNoTile, noTile...)
 		out = append(out, r.share())
 	}
+	all.NoTile = spreadOf(allNoTile)
 	return append(out, all.share()), nil
 }
 
