@@ -17,9 +17,9 @@ import (
 type OpenSetResult struct {
 	Kind     string  `json:"kind"`
 	N        int     `json:"n"`
-	Rejected float64 `json:"rejected"` // share not Known
-	Far      int     `json:"far"`      // rejected as too far from every face
-	Close    int     `json:"close"`    // rejected as too close to a runner-up
+	Rejected float64 `json:"rejected"`          // share not Known
+	Far      int     `json:"far"`               // rejected as too far from every face
+	Close    int     `json:"close"`             // rejected as too close to a runner-up
 	NoTile   *Spread `json:"no_tile,omitempty"` // how like "no tile" the network held them
 }
 
