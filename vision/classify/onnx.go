@@ -19,6 +19,10 @@ type ModelInfo struct {
 	Outputs   []string // graph outputs
 	Ops       []string // distinct operator types, sorted
 	Params    int64    // numbers held in initializers
+	Layers    int      // nodes other than Constant
+	// Followed is how many of the layers the image was followed through, each layer's weights
+	// checked against the shape that reaches it (a layer of another kind ends the following).
+	Followed int
 }
 
 // Limits of what OpenCV 4.6 reads: its importer was written against opsets 7-13 and IR versions
@@ -119,7 +123,7 @@ func checkGraph(g []byte, info *ModelInfo) error {
 	var nodes []node
 	var inputs, outputs [][]byte
 	defined := map[string]bool{"": true} // an empty input name is an absent optional input
-	dims := map[string][]int64{}         // initializers' dimensions
+	dims := map[string][]int64{}         // initializers' and Constant nodes' dimensions
 	err := strict(g, graphMsg, func(num, wt int, _ uint64, b []byte) error {
 		if wt != wireBytes {
 			return nil
@@ -193,6 +197,9 @@ func checkGraph(g []byte, info *ModelInfo) error {
 		for _, out := range n.out {
 			defined[out] = true
 		}
+		if n.op == "Constant" && len(n.out) == 1 {
+			dims[n.out[0]] = n.attrs["value"].dims
+		}
 		if !slices.Contains(info.Ops, n.op) {
 			info.Ops = append(info.Ops, n.op)
 		}
@@ -211,7 +218,13 @@ func checkGraph(g []byte, info *ModelInfo) error {
 	if len(info.Outputs) == 0 {
 		return errors.New("no outputs")
 	}
-	return checkShapes(nodes, dims, info.Input, info.Shape)
+	for _, n := range nodes {
+		if n.op != "Constant" {
+			info.Layers++
+		}
+	}
+	info.Followed, err = checkShapes(nodes, dims, info.Input, info.Shape)
+	return err
 }
 
 func parseNode(b []byte) (node, error) {

@@ -102,6 +102,10 @@ func parseValueInfo(b []byte) (name string, shape []int64, elem int64, err error
 	if err != nil {
 		return name, nil, 0, err
 	}
+	if name == "" {
+		// OpenCV asserts on a value without a name (a flipped tag can leave its name a doc string)
+		return name, nil, 0, errors.New("a value without a name")
+	}
 	if typ == nil {
 		return name, nil, 0, fmt.Errorf("%q has no type", name)
 	}

@@ -6,18 +6,25 @@ import (
 )
 
 // checkShapes follows the image through the layers a small image network has (Conv,
-// BatchNormalization, pools, Flatten, Gemm and element-wise steps) and checks that each layer's
+// BatchNormalization, pools, Flatten, Gemm, MatMul and element-wise steps) and checks that each layer's
 // weights fit what reaches it: OpenCV asserts on a mismatch while it loads or first runs the
 // network, and a flipped byte in a dimension or an attribute makes one. A tensor whose shape is
 // not followed (another operator) is not checked further.
-func checkShapes(nodes []node, dims map[string][]int64, input string, shape []int64) error {
+// It returns how many layers it followed.
+func checkShapes(nodes []node, dims map[string][]int64, input string, shape []int64) (int, error) {
 	if len(shape) != 4 || shape[1] <= 0 || shape[2] <= 0 || shape[3] <= 0 {
-		return nil // symbolic input: nothing to follow
+		return 0, nil // symbolic input: nothing to follow
 	}
 	shapes := map[string][]int64{input: shape[1:]} // C, H, W; or one number after Flatten
+	followed := 0
 	for i, n := range nodes {
 		if len(n.in) == 0 || len(n.out) == 0 {
 			continue
+		}
+		if _, weight := dims[n.in[0]]; weight && imageLayers[n.op] {
+			// a damaged input list (a byte flipped in a field's tag) can leave a layer fed its
+			// own weights: OpenCV asserts on it
+			return followed, fmt.Errorf("node %d (%s %s): its input is %q, a constant, not an image", i, n.op, n.name, n.in[0])
 		}
 		in, ok := shapes[n.in[0]]
 		if !ok {
@@ -25,14 +32,20 @@ func checkShapes(nodes []node, dims map[string][]int64, input string, shape []in
 		}
 		out, err := layerShape(n, in, dims)
 		if err != nil {
-			return fmt.Errorf("node %d (%s %s): %w", i, n.op, n.name, err)
+			return followed, fmt.Errorf("node %d (%s %s): %w", i, n.op, n.name, err)
 		}
 		if out != nil {
 			shapes[n.out[0]] = out
+			followed++
 		}
 	}
-	return nil
+	return followed, nil
 }
+
+// imageLayers are the layers that take an image (or what a layer made of it) first, never a
+// constant.
+var imageLayers = map[string]bool{"Conv": true, "BatchNormalization": true, "MaxPool": true, "AveragePool": true,
+	"GlobalAveragePool": true, "GlobalMaxPool": true, "Gemm": true, "MatMul": true, "Flatten": true, "Relu": true}
 
 // layerShape is the shape one layer makes of in, or nil when it is not followed.
 func layerShape(n node, in []int64, dims map[string][]int64) ([]int64, error) {
@@ -45,6 +58,18 @@ func layerShape(n node, in []int64, dims map[string][]int64) ([]int64, error) {
 	switch n.op {
 	case "Relu", "LeakyRelu", "Sigmoid", "Tanh", "Clip", "Dropout", "Identity":
 		return in, nil
+	case "Add", "Sub", "Mul", "Div":
+		// the image and a constant (a scale, a mean): the constant must broadcast to it
+		if other := weight(1); other != nil && !broadcasts(other, in) {
+			return nil, fmt.Errorf("a constant of %v with an image of %v", other, in)
+		}
+		return in, nil
+	case "MatMul":
+		w := weight(1)
+		if len(in) != 1 || len(w) != 2 || w[0] != in[0] {
+			return nil, fmt.Errorf("weights %v for %v inputs", w, in)
+		}
+		return []int64{w[1]}, nil
 	case "BatchNormalization":
 		for k := 1; k <= 4 && len(in) == 3; k++ {
 			if w := weight(k); w != nil && !slices.Equal(w, []int64{in[0]}) {
@@ -102,14 +127,34 @@ func layerShape(n node, in []int64, dims map[string][]int64) ([]int64, error) {
 	return nil, nil
 }
 
-// window is the shape a sliding window (convolution or pooling) leaves of in.
+// broadcasts says whether a constant of dims c combines element by element with an image of
+// dims in (channels, height, width; the batch before them): each of c's dimensions, aligned
+// from the last, is 1 or the image's.
+func broadcasts(c, in []int64) bool {
+	full := append([]int64{1}, in...) // the batch
+	if len(c) > len(full) {
+		return false
+	}
+	for i := range c {
+		d, e := c[len(c)-1-i], full[len(full)-1-i]
+		if d != 1 && d != e {
+			return false
+		}
+	}
+	return true
+}
+
+// window is the shape a sliding window (convolution or pooling) leaves of in. With ceil_mode a
+// pool keeps a last, partial window, unless it would start in the padding at the end (ONNX's
+// rule, and PyTorch's).
 func window(n node, in []int64, channels int64, kernel []int64) ([]int64, error) {
 	pads, strides, dil := n.attrs["pads"].ints, n.attrs["strides"].ints, n.attrs["dilations"].ints
+	ceil := n.attrs["ceil_mode"].i != 0
 	out := []int64{channels, 0, 0}
 	for d := range 2 {
-		p, s, dl := int64(0), int64(1), int64(1)
+		p, begin, s, dl := int64(0), int64(0), int64(1), int64(1)
 		if len(pads) == 4 {
-			p = pads[d] + pads[d+2]
+			p, begin = pads[d]+pads[d+2], pads[d]
 		}
 		if len(strides) == 2 {
 			s = strides[d]
@@ -122,6 +167,12 @@ func window(n node, in []int64, channels int64, kernel []int64) ([]int64, error)
 			return nil, fmt.Errorf("a window of %v (pads %v, strides %v) does not fit an image of %v", kernel, pads, strides, in[1:])
 		}
 		out[d+1] = span/s + 1
+		if ceil && span%s != 0 {
+			out[d+1]++
+			if (out[d+1]-1)*s >= in[d+1]+begin {
+				out[d+1]--
+			}
+		}
 	}
 	return out, nil
 }

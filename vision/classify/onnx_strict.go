@@ -78,6 +78,7 @@ type attr struct {
 	f     float32
 	i     int64
 	ints  []int64
+	dims  []int64 // a tensor's dimensions (a Constant's value)
 }
 
 // attrField is the value field of each attribute type (FLOAT, INT, STRING, TENSOR, GRAPH,
@@ -126,9 +127,11 @@ func parseAttrs(raw [][]byte) (map[string]attr, error) {
 				return varints(p, func(x uint64) { a.ints = append(a.ints, int64(x)) })
 			case num == 5:
 				a.field = num
-				if _, _, _, err := checkTensor(p); err != nil {
+				_, _, d, err := checkTensor(p)
+				if err != nil {
 					return fmt.Errorf("tensor: %w", err)
 				}
+				a.dims = d
 			case num >= 4 && num <= 7:
 				a.field = num
 			}
@@ -140,7 +143,14 @@ func parseAttrs(raw [][]byte) (map[string]attr, error) {
 		if a.name == "" || a.field == 0 || attrField[a.typ] != a.field {
 			return nil, fmt.Errorf("attribute %q: type %d with its value in field %d", a.name, a.typ, a.field)
 		}
-		if want, ok := attrTypes[a.name]; ok && a.typ != want {
+		want, ok := attrTypes[a.name]
+		if !ok {
+			// OpenCV reads the attributes it knows by name and leaves out the rest: a name
+			// damaged into another (kernel_shape into kernel_sxape) leaves a layer without
+			// what it needs, and OpenCV asserts
+			return nil, fmt.Errorf("attribute %q is not one a small image network uses", a.name)
+		}
+		if a.typ != want {
 			return nil, fmt.Errorf("attribute %q of type %d, want %d", a.name, a.typ, want)
 		}
 		if _, dup := out[a.name]; dup {

@@ -32,8 +32,11 @@ func (m pb) bytes(num int, b []byte) pb {
 
 func (m pb) str(num int, s string) pb { return m.bytes(num, []byte(s)) }
 
-// attrInt is AttributeProto.AttributeType INT.
-const attrInt = 2
+// AttributeProto.AttributeType INT and TENSOR.
+const (
+	attrInt    = 2
+	attrTensor = 4
+)
 
 // tiny describes a small model: image input x (1x3x8x8), y = op(Mul(x, w)) with w one float.
 type tiny struct {
@@ -41,10 +44,16 @@ type tiny struct {
 	op         string
 	weight     []byte
 	noOutShape bool
-	axis0      bool // op takes the attribute axis=0 (Softmax across the images of a batch)
+	axis0      bool   // op takes the attribute axis=0 (Softmax across the images of a batch)
+	attr       string // op takes this INT attribute, 0
+	weightDims uint64 // w's one dimension (weight holding as many floats); 0: 1
+	constant   bool   // w is made by a Constant node, not an initializer
 	// second, when set, names a second output: the mean of each channel of y, times 1 each,
 	// summed (GlobalAveragePool, Flatten, MatMul): one number per image, like "none".
 	second string
+	// reshape, when set, makes op a Reshape of t to these dimensions (an INT64 constant): a
+	// layer whose shape CheckONNX does not follow.
+	reshape []int64
 }
 
 // tinyModel is a valid model.
@@ -61,13 +70,33 @@ func (m tiny) bytes() []byte {
 		outType = outType.bytes(2, shape)
 	}
 	output := pb{}.str(1, "y").bytes(2, pb{}.bytes(1, outType))
-	w := pb{}.varint(1, 1).varint(2, tensorFloat).str(8, "w").bytes(9, m.weight)
+	w := pb{}.varint(1, max(1, m.weightDims)).varint(2, tensorFloat).str(8, "w").bytes(9, m.weight)
 	mul := pb{}.str(1, "x").str(1, "w").str(2, "t").str(3, "mul").str(4, "Mul")
 	act := pb{}.str(1, "t").str(2, "y").str(3, "act").str(4, m.op)
+	var shapeConst pb
+	if m.reshape != nil {
+		raw := make([]byte, 0, 8*len(m.reshape))
+		for _, d := range m.reshape {
+			raw = binary.LittleEndian.AppendUint64(raw, uint64(d))
+		}
+		shapeConst = pb{}.varint(1, uint64(len(m.reshape))).varint(2, tensorInt64).str(8, "shape").bytes(9, raw)
+		act = pb{}.str(1, "t").str(1, "shape").str(2, "y").str(3, "act").str(4, "Reshape")
+	}
+	if m.attr != "" {
+		act = act.bytes(5, pb{}.str(1, m.attr).varint(3, 0).varint(20, attrInt))
+	}
 	if m.axis0 {
 		act = act.bytes(5, pb{}.str(1, "axis").varint(3, 0).varint(20, attrInt))
 	}
 	graph := pb{}.bytes(1, mul).bytes(1, act).str(2, "g").bytes(5, w).bytes(11, input).bytes(12, output)
+	if m.constant {
+		value := pb{}.str(1, "value").bytes(5, w).varint(20, attrTensor)
+		node := pb{}.str(2, "w").str(3, "const").str(4, "Constant").bytes(5, value)
+		graph = pb{}.bytes(1, node).bytes(1, mul).bytes(1, act).str(2, "g").bytes(11, input).bytes(12, output)
+	}
+	if shapeConst != nil {
+		graph = graph.bytes(5, shapeConst)
+	}
 	if m.second != "" {
 		one := []byte{0, 0, 0x80, 0x3f}
 		w2 := pb{}.varint(1, 3).varint(1, 1).varint(2, tensorFloat).str(8, "w2").bytes(9, append(append(one, one...), one...))
@@ -100,9 +129,14 @@ func TestCheckONNXAcceptsTheBuiltinModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info.Opset != 11 || info.Input != "crop" || !slices.Equal(info.Shape, []int64{1, 3, 64, 48}) ||
-		!slices.Equal(info.Outputs, []string{"embedding"}) || !slices.Contains(info.Ops, "Conv") {
+	if info.Opset != 11 || info.Input != "crop" || !slices.Equal(info.Shape, []int64{1, 3, 80, 60}) ||
+		!slices.Equal(info.Outputs, []string{"embedding", NoneOutput}) || !slices.Contains(info.Ops, "Conv") {
 		t.Errorf("built-in model: %+v", info)
+	}
+	// Every layer's weights are checked against the image that reaches them: the first
+	// layers of a model are its normalisation (x - 0.5) * 4, which once ended the following.
+	if info.Layers < 10 || info.Followed != info.Layers {
+		t.Errorf("the image was followed through %d of %d layers, want all", info.Followed, info.Layers)
 	}
 	t.Logf("%+v", info)
 	if _, err := CheckONNX("tiny.onnx", tinyModel().bytes()); err != nil {
@@ -133,6 +167,12 @@ func TestCheckONNXRejects(t *testing.T) {
 		{"an output without a shape", tinyModel().with(func(m *tiny) { m.noOutShape = true }), `"y" has no tensor shape`},
 		{"an undefined input", bytes.Replace(small, []byte("\x0a\x01t"), []byte("\x0a\x01q"), 1), `input "q" is not defined`},
 		{"two models in one file", append(slices.Clip(small), small...), "two graphs"},
+		{"an attribute nobody reads", tinyModel().with(func(m *tiny) { m.attr = "kernel_sxape" }), `"kernel_sxape" is not one`},
+		{"a constant that does not fit the image", tinyModel().with(func(m *tiny) { m.weightDims, m.weight = 5, make([]byte, 20) }), "a constant of [5] with an image of [3 8 8]"},
+		{"a Constant node's value that does not fit the image", tinyModel().with(func(m *tiny) { m.weightDims, m.weight, m.constant = 5, make([]byte, 20), true }), "a constant of [5] with an image of [3 8 8]"},
+		{"a layer fed a constant", bytes.Replace(small, []byte("\x0a\x01t"), []byte("\x0a\x01w"), 1), `its input is "w", a constant`},
+		// the output's name tag turned into a doc string's: OpenCV asserts on it
+		{"an output without a name", bytes.Replace(small, []byte("\x0a\x01y"), []byte("\x1a\x01y"), 1), "a value without a name"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
