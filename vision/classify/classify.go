@@ -57,7 +57,7 @@ type Classifier struct {
 	// false: the crop is too far from every enrolled face (a hand, the felt, a tile back, a face
 	// that was never enrolled).
 	MinSimilarity float32
-	// MaxNone is the cosine to the network's "no tile" class (Result.None) at or above which
+	// MaxNone is the cosine to the network's "no tile" class (Result.NoTile) at or above which
 	// Result.Known is false, too far: the crop is like no tile face at all, however near an
 	// enrolled crop lies (an enrolled photo the network sees as little like a tile draws every
 	// non-tile to it). 0 or less, or an embedder without the class: not used.
@@ -114,7 +114,7 @@ type Result struct {
 	// Confidence in [0,1): 0 when the two nearest faces tie, towards 1 as the nearest example
 	// becomes identical while the nearest other face stays away.
 	Confidence float32
-	Known      bool      // Similarity >= MinSimilarity, Confidence >= Threshold and None < MaxNone
+	Known      bool      // Similarity >= MinSimilarity, Confidence >= Threshold and NoTile < MaxNone
 	Why        Reason    // why not Known; None when Known
 	Runner     tile.Face // the nearest other face
 	// NoTile is the crop's cosine to the network's "no tile" class: towards 1 for a crop like

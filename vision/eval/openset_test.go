@@ -51,13 +51,15 @@ func TestUnknownsAndQuestions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Logf("real tiles: %.3f answered", r.Known)
 	if r.Known < knownFloor {
 		t.Errorf("real tiles: %.3f answered, want at least %.2f (the rest turned into questions)", r.Known, knownFloor)
 	}
 }
 
-// Floors of TestUnknownsAndQuestions, below the measured figures (docs/vision.md).
+// Floors of TestUnknownsAndQuestions, below the measured figures (docs/vision.md): 382 of the 384
+// non-tile crops rejected; 372 without the "no tile" class (MaxNone 0), which this floor fails.
 const (
-	nonTileFloor = 0.9
-	knownFloor   = 0.95
+	nonTileFloor = 0.98
+	knownFloor   = 0.98
 )

@@ -35,7 +35,7 @@ import torch.nn.functional as F
 
 from negatives import negative
 
-W, H = 48, 64  # input size (--size); vision/classify reads it from the model
+W, H = 60, 80  # input size (--size); vision/classify reads it from the model
 EMBED = 128
 
 
@@ -48,10 +48,10 @@ class Net(nn.Module):
 
         c = [int(round(n * width)) for n in (16, 32, 64, 128)]
         self.features = nn.Sequential(
-            *block(3, c[0]), nn.MaxPool2d(2),  # 32x24 at 48x64
-            *block(c[0], c[1]), *block(c[1], c[1]), nn.MaxPool2d(2),  # 16x12
-            *block(c[1], c[2]), *block(c[2], c[2]), nn.MaxPool2d(2),  # 8x6
-            *block(c[2], c[3]), nn.MaxPool2d(2),  # 4x3
+            *block(3, c[0]), nn.MaxPool2d(2),  # 40x30 at 60x80
+            *block(c[0], c[1]), *block(c[1], c[1]), nn.MaxPool2d(2),  # 20x15
+            *block(c[1], c[2]), *block(c[2], c[2]), nn.MaxPool2d(2),  # 10x7
+            *block(c[2], c[3]), nn.MaxPool2d(2),  # 5x3
         )
         self.drop = nn.Dropout(0.3)
         self.embed = nn.Linear(c[3] * (H // 16) * (W // 16), EMBED)
@@ -176,15 +176,15 @@ def main():
     ap.add_argument("--list", required=True)
     ap.add_argument("--faces", required=True)
     ap.add_argument("--out", required=True)
-    ap.add_argument("--epochs", type=int, default=30)
-    ap.add_argument("--photo-repeats", type=int, default=16, help="augmented copies of each photo per epoch")
+    ap.add_argument("--epochs", type=int, default=40)
+    ap.add_argument("--photo-repeats", type=int, default=20, help="augmented copies of each photo per epoch")
     ap.add_argument("--art-repeats", type=int, default=40, help="augmented copies of each face image per epoch")
     ap.add_argument("--negatives", type=int, default=1200, help="non-tile crops per epoch (drawn anew each time)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--test-list", help="optional: crops of --photos to report nearest-neighbour top-1 on at the end (never trained on)")
-    ap.add_argument("--size", default="48x64", help="the network's input, WxH (portrait); the extractor's crops are 60x80")
-    ap.add_argument("--width", type=float, default=1.0, help="channels, times those of the shipped network")
+    ap.add_argument("--size", default="60x80", help="the network's input, WxH (portrait); the extractor's crops are 60x80")
+    ap.add_argument("--width", type=float, default=1.5, help="channels, times 16, 32, 64, 128")
     a = ap.parse_args()
     global W, H
     W, H = (int(v) for v in a.size.split("x"))
