@@ -10,19 +10,10 @@ func TestFakeTimerFiresOnlyWhenDue(t *testing.T) {
 	f := NewFake(start)
 	_, c := f.NewTimer(300 * time.Millisecond)
 	f.Advance(299 * time.Millisecond)
-	select {
-	case <-c:
-		t.Fatal("fired early")
-	default:
-	}
+	quiet(t, c, "fired early")
 	f.Advance(time.Millisecond)
-	select {
-	case got := <-c:
-		if want := start.Add(300 * time.Millisecond); !got.Equal(want) {
-			t.Fatalf("fired at %v, want %v", got, want)
-		}
-	default:
-		t.Fatal("did not fire")
+	if got, want := receive(t, c, "did not fire"), start.Add(300*time.Millisecond); !got.Equal(want) {
+		t.Fatalf("fired at %v, want %v", got, want)
 	}
 }
 
@@ -33,11 +24,7 @@ func TestFakeStopAndReset(t *testing.T) {
 		t.Fatal("Stop of a pending timer returned false")
 	}
 	f.Advance(2 * time.Second)
-	select {
-	case <-c:
-		t.Fatal("stopped timer fired")
-	default:
-	}
+	quiet(t, c, "stopped timer fired")
 	tm.Reset(time.Second)
 	f.Advance(time.Second)
 	if len(c) != 1 {

@@ -17,19 +17,10 @@ func TestScaledRunsFactorTimesAsFast(t *testing.T) {
 	}
 	_, c := s.NewTimer(900 * time.Millisecond)
 	wall.Advance(299 * time.Millisecond)
-	select {
-	case <-c:
-		t.Fatal("fired early")
-	default:
-	}
+	quiet(t, c, "fired early")
 	wall.Advance(time.Millisecond)
-	select {
-	case got := <-c:
-		if want := start.Add(900 * time.Millisecond); !got.Equal(want) {
-			t.Fatalf("fired with %v, want %v", got, want)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("did not fire after 300 ms of the wall clock")
+	if got, want := receive(t, c, "did not fire after 300 ms of the wall clock"), start.Add(900*time.Millisecond); !got.Equal(want) {
+		t.Fatalf("fired with %v, want %v", got, want)
 	}
 	wall.Advance(2700 * time.Millisecond)
 	if got, want := s.Now(), start.Add(9*time.Second); !got.Equal(want) {
@@ -50,11 +41,7 @@ func TestScaledStopAndReset(t *testing.T) {
 		t.Fatal("Stop of a stopped timer returned true")
 	}
 	wall.Advance(time.Second)
-	select {
-	case <-c:
-		t.Fatal("a stopped timer fired")
-	default:
-	}
+	quiet(t, c, "a stopped timer fired")
 	if tm.Reset(time.Second) {
 		t.Fatal("Reset of a stopped timer said it was pending")
 	}
@@ -63,19 +50,10 @@ func TestScaledStopAndReset(t *testing.T) {
 	if tm.Reset(4 * time.Second) {
 		t.Fatal("Reset of a fired timer said it was pending")
 	}
-	select {
-	case got := <-c:
-		t.Fatalf("received %v, sent before the Reset", got)
-	default:
-	}
+	quiet(t, c, "received a time sent before the Reset")
 	wall.Advance(2 * time.Second)
-	select {
-	case got := <-c:
-		if want := time.Unix(0, 0).Add(7 * time.Second); !got.Equal(want) {
-			t.Fatalf("fired with %v, want %v", got, want)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("the reset timer did not fire")
+	if got, want := receive(t, c, "the reset timer did not fire"), time.Unix(0, 0).Add(7*time.Second); !got.Equal(want) {
+		t.Fatalf("fired with %v, want %v", got, want)
 	}
 }
 
@@ -103,17 +81,9 @@ func TestScaledAfterFunc(t *testing.T) {
 	var stoppedRan atomic.Bool
 	s.AfterFunc(time.Second, func() { stoppedRan.Store(true) }).Stop()
 	wall.Advance(499 * time.Millisecond)
-	select {
-	case <-ran:
-		t.Fatal("ran early")
-	default:
-	}
+	quiet(t, ran, "ran early")
 	wall.Advance(time.Millisecond)
-	select {
-	case <-ran:
-	case <-time.After(10 * time.Second):
-		t.Fatal("did not run after 500 ms of the wall clock (2 s scaled by 4)")
-	}
+	receive(t, ran, "did not run after 500 ms of the wall clock (2 s scaled by 4)")
 	if stoppedRan.Load() {
 		t.Fatal("a stopped AfterFunc ran")
 	}
@@ -124,12 +94,7 @@ func TestScaledOnTheRealClock(t *testing.T) {
 	s := NewScaled(Real{}, time.Unix(0, 0), 50)
 	tm, c := s.NewTimer(time.Second)
 	defer tm.Stop()
-	select {
-	case got := <-c:
-		if got.Before(time.Unix(1, 0)) {
-			t.Fatalf("fired at %v of the scaled clock, before its second", got)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("a second scaled by 50 took over 10 s of the wall clock")
+	if got := receive(t, c, "a second scaled by 50 took over 10 s of the wall clock"); got.Before(time.Unix(1, 0)) {
+		t.Fatalf("fired at %v of the scaled clock, before its second", got)
 	}
 }
