@@ -129,7 +129,7 @@ type Reason int
 // two nearest faces are also close to each other.
 const (
 	None     Reason = iota // Known
-	TooFar                 // below MinSimilarity: not like any enrolled face
+	TooFar                 // below MinSimilarity or at MaxNone: not like any enrolled face
 	TooClose               // below Threshold: as like the runner-up face as the best one
 )
 

@@ -224,10 +224,11 @@ func (n *netEmbedder) run(ims []gocv.Mat) ([][]float32, []float32, error) {
 	defer blob.Close()
 	gocv.BlobFromImages(ims, &blob, 1.0/255, n.size, gocv.NewScalar(0, 0, 0, 0), false, false, gocv.MatTypeCV32F)
 	n.net.SetInput(blob, "")
-	outs := []gocv.Mat{n.net.Forward("")}
+	var outs []gocv.Mat
 	if len(n.outputs) == 2 {
-		outs[0].Close()
-		outs = n.net.ForwardLayers(n.outputs)
+		outs = n.net.ForwardLayers(n.outputs) // one pass for both
+	} else {
+		outs = []gocv.Mat{n.net.Forward("")}
 	}
 	defer func() {
 		for _, o := range outs {
