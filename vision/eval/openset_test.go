@@ -57,9 +57,11 @@ func TestUnknownsAndQuestions(t *testing.T) {
 	}
 }
 
-// Floors of TestUnknownsAndQuestions, below the measured figures (docs/vision.md): 382 of the 384
-// non-tile crops rejected; 372 without the "no tile" class (MaxNone 0), which this floor fails.
+// Floors of TestUnknownsAndQuestions and TestConditions, below the measured figures
+// (docs/vision.md): 382 of the 384 non-tile crops rejected, 372 without the "no tile" class
+// (MaxNone 0), which nonTileFloor fails; real tiles answered 1.000 plainly and 0.975 at the
+// least, under uneven light (the 4 of those 160 crops the centring cut wrongly, asked about).
 const (
 	nonTileFloor = 0.98
-	knownFloor   = 0.98
+	knownFloor   = 0.97
 )
