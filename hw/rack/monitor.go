@@ -159,19 +159,24 @@ type Health struct {
 // Run scans every Period until ctx ends, calling emit with each settled snapshot. A failing rack
 // only degrades its own snapshots; Run itself returns only ctx's error.
 func (m *Monitor) Run(ctx context.Context, emit func(Snapshot)) error {
-	t, c := m.Clock.NewTimer(m.Period)
-	t.Stop()
-	defer t.Stop()
-	for {
+	step := func() {
 		for _, s := range m.Step(ctx) {
 			m.Log.Debug("rack snapshot", "rack", s.Rack, "zone", s.Zone, "count", s.Count, "quality", s.Quality, "seq", s.Seq)
 			emit(s)
 		}
-		t.Reset(m.Period)
+	}
+	// The first scan comes before the timer exists: a timer armed and then stopped could be
+	// advanced past (by a test's fake clock) in between, and leave a stale tick that skips a scan.
+	step()
+	t, c := m.Clock.NewTimer(m.Period)
+	defer t.Stop()
+	for {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-c:
 		}
+		step()
+		t.Reset(m.Period)
 	}
 }
