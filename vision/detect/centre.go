@@ -2,6 +2,7 @@ package detect
 
 import (
 	"image"
+	"slices"
 
 	"gocv.io/x/gocv"
 )
@@ -79,14 +80,27 @@ func faceRect(crop gocv.Mat) (image.Rectangle, bool) {
 }
 
 // A strip beside the face is table when it is clearly more colourful than the face (felt, wood:
-// saturation minSatGain above the face's), or clearly darker and plain (a dark cloth: under
-// maxDarkShare of the face's brightness, its grey levels' spread under maxTableSpread of their
-// mean). A tile's own face in shade is neither: as colourless as the lit part, and its glyphs
-// keep their contrast however dim.
+// saturation minSatGain above the face's), or clearly darker (a dark cloth: under maxDarkShare of
+// the face's brightness) with a step down at the face's edge (the upper quartile of brightness
+// just outside under maxEdgeShare of just inside). A tile's own face in shade is neither: as
+// colourless as the lit part, and light falling across it leaves no step where Otsu's threshold
+// cut it; a glyph beside the cut darkens only part of a band, below its upper quartile. Light
+// falling across a cloth too (a lamp to one side) leaves its step, where a test of the cloth's
+// plainness (once its grey levels' spread) took the gradient and a dim camera's noise for marks.
 const (
-	minSatGain     = 35
-	maxDarkShare   = 0.5
-	maxTableSpread = 0.18
+	minSatGain   = 35
+	maxDarkShare = 0.5
+	maxEdgeShare = 0.8
+)
+
+// side is one edge of the face's rectangle.
+type side int
+
+const (
+	left side = iota
+	right
+	top
+	bottom
 )
 
 // busyOutside reports whether a strip of crop outside r, on a side where r leaves a real margin,
@@ -95,45 +109,86 @@ const (
 func busyOutside(crop gocv.Mat, r image.Rectangle) bool {
 	w, h := crop.Cols(), crop.Rows()
 	mx, my := int(trimShare*float64(w)), int(trimShare*float64(h))
-	strips := []image.Rectangle{}
+	type strip struct {
+		at   image.Rectangle
+		side side
+	}
+	strips := []strip{}
 	if r.Min.X > mx {
-		strips = append(strips, image.Rect(0, r.Min.Y, r.Min.X/2, r.Max.Y))
+		strips = append(strips, strip{image.Rect(0, r.Min.Y, r.Min.X/2, r.Max.Y), left})
 	}
 	if w-r.Max.X > mx {
-		strips = append(strips, image.Rect((r.Max.X+w+1)/2, r.Min.Y, w, r.Max.Y))
+		strips = append(strips, strip{image.Rect((r.Max.X+w+1)/2, r.Min.Y, w, r.Max.Y), right})
 	}
 	if r.Min.Y > my {
-		strips = append(strips, image.Rect(r.Min.X, 0, r.Max.X, r.Min.Y/2))
+		strips = append(strips, strip{image.Rect(r.Min.X, 0, r.Max.X, r.Min.Y/2), top})
 	}
 	if h-r.Max.Y > my {
-		strips = append(strips, image.Rect(r.Min.X, (r.Max.Y+h+1)/2, r.Max.X, h))
+		strips = append(strips, strip{image.Rect(r.Min.X, (r.Max.Y+h+1)/2, r.Max.X, h), bottom})
 	}
 	hsv := gocv.NewMat()
 	defer hsv.Close()
 	gocv.CvtColor(crop, &hsv, gocv.ColorBGRToHSV)
-	face := meanDev(hsv, r.Inset(min(r.Dx(), r.Dy())/6))
+	face := meanHSV(hsv, r.Inset(min(r.Dx(), r.Dy())/6))
 	for _, s := range strips {
-		if s.Dx() < 2 || s.Dy() < 2 {
+		if s.at.Dx() < 2 || s.at.Dy() < 2 {
 			continue
 		}
-		st := meanDev(hsv, s)
+		st := meanHSV(hsv, s.at)
 		colourful := st[1] >= face[1]+minSatGain
-		darkPlain := st[2] < maxDarkShare*face[2] && st[3] < maxTableSpread*max(st[2], 8)
-		if !colourful && !darkPlain {
+		darkCloth := st[2] < maxDarkShare*face[2] && steppedDown(hsv, r, s.side)
+		if !colourful && !darkCloth {
 			return true
 		}
 	}
 	return false
 }
 
-// meanDev is the mean hue, saturation and value of hsv over r, and the value's standard
-// deviation.
-func meanDev(hsv gocv.Mat, r image.Rectangle) [4]float64 {
+// steppedDown reports whether the crop's brightness drops at r's edge on side: bands a few
+// pixels wide just inside and just outside (a pixel left between them and the edge, for blur)
+// compared by their upper quartile of value.
+func steppedDown(hsv gocv.Mat, r image.Rectangle, s side) bool {
+	const band, gap = 3, 1
+	bounds := image.Rect(0, 0, hsv.Cols(), hsv.Rows())
+	var in, out image.Rectangle
+	switch s {
+	case left:
+		in = image.Rect(r.Min.X+gap, r.Min.Y, r.Min.X+gap+band, r.Max.Y)
+		out = image.Rect(r.Min.X-gap-band, r.Min.Y, r.Min.X-gap, r.Max.Y)
+	case right:
+		in = image.Rect(r.Max.X-gap-band, r.Min.Y, r.Max.X-gap, r.Max.Y)
+		out = image.Rect(r.Max.X+gap, r.Min.Y, r.Max.X+gap+band, r.Max.Y)
+	case top:
+		in = image.Rect(r.Min.X, r.Min.Y+gap, r.Max.X, r.Min.Y+gap+band)
+		out = image.Rect(r.Min.X, r.Min.Y-gap-band, r.Max.X, r.Min.Y-gap)
+	case bottom:
+		in = image.Rect(r.Min.X, r.Max.Y-gap-band, r.Max.X, r.Max.Y-gap)
+		out = image.Rect(r.Min.X, r.Max.Y+gap, r.Max.X, r.Max.Y+gap+band)
+	}
+	in, out = in.Intersect(bounds), out.Intersect(bounds)
+	if in.Empty() || out.Empty() {
+		return true // no room to look: keep the other tests' word
+	}
+	return upperValue(hsv, out) < maxEdgeShare*upperValue(hsv, in)
+}
+
+// upperValue is the upper quartile of hsv's value over r: the face's ground where a band crosses
+// a dark glyph, the table's own level where it is table.
+func upperValue(hsv gocv.Mat, r image.Rectangle) float64 {
+	vs := make([]uint8, 0, r.Dx()*r.Dy())
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			vs = append(vs, hsv.GetUCharAt(y, x*3+2))
+		}
+	}
+	slices.Sort(vs)
+	return float64(vs[len(vs)*3/4])
+}
+
+// meanHSV is the mean hue, saturation and value of hsv over r.
+func meanHSV(hsv gocv.Mat, r image.Rectangle) [3]float64 {
 	win := hsv.Region(r)
 	defer win.Close()
-	mean, dev := gocv.NewMat(), gocv.NewMat()
-	defer mean.Close()
-	defer dev.Close()
-	gocv.MeanStdDev(win, &mean, &dev)
-	return [4]float64{mean.GetDoubleAt(0, 0), mean.GetDoubleAt(1, 0), mean.GetDoubleAt(2, 0), dev.GetDoubleAt(2, 0)}
+	m := win.Mean()
+	return [3]float64{m.Val1, m.Val2, m.Val3}
 }
