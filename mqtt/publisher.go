@@ -68,7 +68,8 @@ func NewPublisher(t Topics, cfg ClientConfig, log *slog.Logger, commands func(to
 		connected: make(chan struct{}, 1), commands: commands}
 	o := paho.NewClientOptions().AddBroker(cfg.Broker).SetClientID(cfg.ClientID).
 		SetUsername(cfg.Username).SetPassword(cfg.Password).
-		SetCleanSession(true). // commands sent while the daemon was away are not played later
+		SetCleanSession(true).       // commands sent while the daemon was away are not played later
+		SetStore(newPrivateStore()). // see privateStore: paho's own races on reconnect
 		SetAutoReconnect(true).SetConnectRetry(true).
 		SetConnectRetryInterval(cfg.Reconnect).SetMaxReconnectInterval(cfg.Reconnect).
 		SetConnectTimeout(5*time.Second).SetKeepAlive(10*time.Second).SetOrderMatters(false).
