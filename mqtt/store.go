@@ -21,13 +21,15 @@ type privateStore struct {
 
 func newPrivateStore() *privateStore { return &privateStore{MemoryStore: paho.NewMemoryStore()} }
 
-// Put stores a copy of m.
+// Put stores a copy of m; m itself should it not copy (paho could not send it either), so that
+// nothing paho asked to keep is dropped.
 func (s *privateStore) Put(key string, m packets.ControlPacket) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if c := copyPacket(m); c != nil {
-		s.MemoryStore.Put(key, c)
+		m = c
 	}
+	s.MemoryStore.Put(key, m)
 }
 
 // Get returns a copy of the stored packet, or nil (paho skips the key) when there is none.

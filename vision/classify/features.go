@@ -188,11 +188,12 @@ func normalise(v []float32) float32 {
 	if s == 0 {
 		return 0
 	}
-	k := float32(1 / math.Sqrt(s))
+	length := math.Sqrt(s)
+	k := float32(1 / length)
 	for i := range v {
 		v[i] *= k
 	}
-	return float32(math.Sqrt(s))
+	return float32(length)
 }
 
 func dot(a, b []float32) float32 {

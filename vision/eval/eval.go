@@ -53,8 +53,13 @@ func spreadOf(xs []float64) *Spread {
 		return nil
 	}
 	slices.Sort(xs)
-	at := func(q float64) float64 { return xs[min(len(xs)-1, int(q*float64(len(xs))))] }
-	return &Spread{Min: xs[0], P1: at(0.01), P50: at(0.5), P99: at(0.99), Max: xs[len(xs)-1]}
+	return &Spread{Min: xs[0], P1: at(xs, 0.01), P50: at(xs, 0.5), P99: at(xs, 0.99), Max: xs[len(xs)-1]}
+}
+
+// at is the q quantile (0 to 1) of sorted, which is not empty: the element a share q of the
+// others lie below.
+func at[T cmp.Ordered](sorted []T, q float64) T {
+	return sorted[min(len(sorted)-1, int(q*float64(len(sorted))))]
 }
 
 // Pair is a confusion: Want taken for Got, Count times.
@@ -123,8 +128,7 @@ func Run(c *classify.Classifier, dir string, test []labels.Item) (Report, error)
 		r.KnownAcc = float64(knownRight) / float64(known)
 	}
 	slices.Sort(times)
-	r.MedianMS = ms(times[len(times)/2])
-	r.P99MS = ms(times[min(len(times)-1, len(times)*99/100)])
+	r.MedianMS, r.P99MS = ms(at(times, 0.5)), ms(at(times, 0.99))
 	for k, n := range confused {
 		r.Confused = append(r.Confused, Pair{Want: k[0], Got: k[1], Count: n})
 	}

@@ -132,9 +132,8 @@ func Synthetic(c *classify.Classifier, art *synth.Art, opts synth.Options, frame
 		rep.Accuracy /= float64(rep.N)
 		slices.Sort(perCrop)
 		slices.Sort(perFrame)
-		rep.MedianMS = ms(perCrop[len(perCrop)/2])
-		rep.P99MS = ms(perCrop[min(len(perCrop)-1, len(perCrop)*99/100)])
-		rep.FrameMS = ms(perFrame[len(perFrame)/2])
+		rep.MedianMS, rep.P99MS = ms(at(perCrop, 0.5)), ms(at(perCrop, 0.99))
+		rep.FrameMS = ms(at(perFrame, 0.5))
 	}
 	return rep, nil
 }
