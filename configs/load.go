@@ -3,9 +3,10 @@ package configs
 import (
 	"fmt"
 	"io/fs"
-	"os"
 	"slices"
 	"strings"
+
+	"github.com/siamesetable/siamesed/internal/userfile"
 
 	"github.com/siamesetable/siamesed/engine/card"
 	"github.com/siamesetable/siamesed/engine/game"
@@ -72,17 +73,5 @@ func LoadCard(path string) (Card, error) {
 
 // readFile reads a configuration file of at most MaxFileSize bytes.
 func readFile(name string) ([]byte, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if st.Size() > MaxFileSize {
-		return nil, fmt.Errorf("%s: %d bytes, more than a configuration file may hold (%d)", name, st.Size(), MaxFileSize)
-	}
-	return os.ReadFile(name)
+	return userfile.ReadFile(name, "a configuration file", MaxFileSize)
 }

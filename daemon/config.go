@@ -11,10 +11,11 @@ import (
 	"io"
 	"net"
 	"net/url"
-	"os"
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/siamesetable/siamesed/internal/userfile"
 
 	"github.com/siamesetable/siamesed/internal/yamlline"
 	"gopkg.in/yaml.v3"
@@ -206,7 +207,7 @@ func ParseConfig(name string, data []byte) (Config, error) {
 
 // LoadConfig reads a configuration file.
 func LoadConfig(path string) (Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := userfile.ReadFile(path, "a configuration", MaxConfigSize)
 	if err != nil {
 		return Defaults(), fmt.Errorf("daemon: config: %w", err)
 	}

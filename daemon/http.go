@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"sync"
 	"time"
 
 	"github.com/siamesetable/siamesed/display"
+	"github.com/siamesetable/siamesed/internal/netlimit"
 )
 
 // board holds the latest public state for readers on other goroutines (the HTTP server, and
@@ -79,16 +81,28 @@ func (d *daemon) routes() *http.ServeMux {
 	return mux
 }
 
+// The display port's limits (docs/mqtt.md#limits): a request's headers must arrive within
+// headerWithin; a keep-alive connection idle for idleFor is closed; at most maxHTTPConns
+// connections are held at once (WebSockets included), one more is closed at once.
+const (
+	headerWithin = 5 * time.Second
+	idleFor      = 60 * time.Second
+	maxHeader    = 16 << 10
+	maxHTTPConns = 512
+)
+
 // serveHTTP serves mux on addr until ctx ends.
-func serveHTTP(ctx context.Context, addr string, mux http.Handler, ready chan<- string) error {
-	ln, err := net.Listen("tcp", addr)
+func serveHTTP(ctx context.Context, addr string, mux http.Handler, ready chan<- string, log *slog.Logger) error {
+	l, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("daemon: display port: %w", err)
 	}
+	ln := netlimit.Wrap(l, maxHTTPConns, log)
 	if ready != nil {
 		ready <- ln.Addr().String()
 	}
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: headerWithin, IdleTimeout: idleFor, MaxHeaderBytes: maxHeader,
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelDebug)}
 	go func() {
 		<-ctx.Done()
 		shut, cancel := context.WithTimeout(context.Background(), 2*time.Second)

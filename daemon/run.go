@@ -93,7 +93,7 @@ func Run(ctx context.Context, cfg Config, opt Options) error {
 		d.table.OnSteps = func(game string, steps []track.Step) { d.mqtt.steps(d.table, game, steps) }
 		d.mqtt.state(d.table, d.table.State()) // before the table loop starts
 	}
-	g.Go(func() error { return serveHTTP(ctx, cfg.HTTP, d.routes(), opt.Listening) })
+	g.Go(func() error { return serveHTTP(ctx, cfg.HTTP, d.routes(), opt.Listening, d.log.With("part", "http")) })
 	if opt.Notify != nil {
 		d.beat.Store(time.Now().UnixNano())
 		g.Go(func() error { feedWatchdog(ctx, opt.Notify, &d.beat, cfg.Stall.D()); return nil })

@@ -271,7 +271,7 @@ func (t *Table) play(steps []track.Step, began time.Time) error {
 	}
 	for _, st := range steps {
 		if err := t.writer.Append(st.Action); err != nil {
-			return fmt.Errorf("daemon: journal: %w", err)
+			return fmt.Errorf("daemon: %w", err)
 		}
 		t.logStep(st)
 	}
@@ -307,7 +307,7 @@ func (t *Table) logStep(st track.Step) {
 func (t *Table) finish() error {
 	s := t.tracker.State()
 	if err := t.writer.Close(); err != nil {
-		return fmt.Errorf("daemon: journal: %w", err)
+		return fmt.Errorf("daemon: %w", err)
 	}
 	g := &journal.Game{Path: t.dir.GamePath(t.game), Header: &t.header, Rules: t.rules, Card: t.card, State: s}
 	if err := t.record(g, t.now); err != nil {

@@ -81,7 +81,7 @@ func replay(_ context.Context, args []string, stdout, stderr io.Writer) error {
 			}
 		}
 		if err != nil {
-			firstErr = err
+			firstErr = replayHint(err)
 			break
 		}
 	}
@@ -162,4 +162,16 @@ func flagGiven(fl *flag.FlagSet, name string) bool {
 	given := false
 	fl.Visit(func(f *flag.Flag) { given = given || f.Name == name })
 	return given
+}
+
+// replayHint says which of replay's flags answers a log that cannot be replayed as it is.
+func replayHint(err error) error {
+	var missing *journal.CardMissingError
+	switch {
+	case errors.As(err, &missing):
+		return fmt.Errorf("%w: give it with --card FILE", err)
+	case errors.Is(err, journal.ErrNoHeader):
+		return fmt.Errorf("%w: name its rules with --rules", err)
+	}
+	return err
 }

@@ -7,15 +7,15 @@ import (
 	"gocv.io/x/gocv"
 
 	"github.com/siamesetable/siamesed/vision/labels"
+	"github.com/siamesetable/siamesed/vision/source"
 )
 
 // ReadCrop reads the image of item from dir/images as BGR.
 func ReadCrop(dir string, it labels.Item) (gocv.Mat, error) {
 	p := filepath.Join(dir, labels.ImageDir, it.Image)
-	m := gocv.IMRead(p, gocv.IMReadColor)
-	if m.Empty() {
-		m.Close()
-		return gocv.Mat{}, fmt.Errorf("classify: cannot read image %s", p)
+	m, err := source.ReadImage(p)
+	if err != nil {
+		return gocv.Mat{}, fmt.Errorf("classify: %w", err)
 	}
 	return m, nil
 }
