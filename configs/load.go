@@ -6,10 +6,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/siamesetable/siamesed/internal/userfile"
-
 	"github.com/siamesetable/siamesed/engine/card"
 	"github.com/siamesetable/siamesed/engine/game"
+	"github.com/siamesetable/siamesed/internal/userfile"
 )
 
 // MaxFileSize bounds a card or ruleset file: anything larger is not one.
@@ -23,7 +22,7 @@ func LoadRuleset(spec string) (*game.Ruleset, error) {
 
 func readRules(name string) ([]byte, error) {
 	if strings.HasSuffix(name, ".yaml") {
-		return readFile(name)
+		return userfile.ReadFile(name, "a ruleset", MaxFileSize)
 	}
 	b, err := Rules(name)
 	if err != nil {
@@ -60,7 +59,7 @@ func LoadCard(path string) (Card, error) {
 		c, err := card.Parse("configs/"+ExampleCard, data)
 		return Card{Card: c, Data: data}, err
 	}
-	data, err := readFile(path)
+	data, err := userfile.ReadFile(path, "a card", card.MaxCardBytes)
 	if err != nil {
 		return Card{}, fmt.Errorf("card: %w", err)
 	}
@@ -69,9 +68,4 @@ func LoadCard(path string) (Card, error) {
 		return Card{}, err
 	}
 	return Card{Card: c, Path: path, Data: data}, nil
-}
-
-// readFile reads a configuration file of at most MaxFileSize bytes.
-func readFile(name string) ([]byte, error) {
-	return userfile.ReadFile(name, "a configuration file", MaxFileSize)
 }

@@ -147,7 +147,7 @@ func (d *daemon) build() (err error) {
 	}
 	card, err := configs.LoadCardFor(d.cfg.Card, rules)
 	if err != nil {
-		return fmt.Errorf("daemon: card: %w", err)
+		return fmt.Errorf("daemon: %w", err)
 	}
 	host := d.opt.Host
 	if host == nil {

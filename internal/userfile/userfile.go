@@ -33,11 +33,19 @@ func ReadFile(path, what string, max int64) ([]byte, error) {
 // Open opens the regular file at path for reading at most max bytes: a read that would go
 // past max (the file grew since it was opened) fails with ErrTooBig.
 func Open(path, what string, max int64) (io.ReadCloser, error) {
-	f, err := os.Open(path)
+	// Checked before opening too: opening a named pipe would wait for a writer.
+	st, err := os.Stat(path)
 	if err != nil {
 		return nil, err // *fs.PathError names the path
 	}
-	st, err := f.Stat()
+	if err := check(path, what, st, max); err != nil {
+		return nil, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	st, err = f.Stat() // what was opened, should the path have changed meanwhile
 	if err == nil {
 		err = check(path, what, st, max)
 	}
