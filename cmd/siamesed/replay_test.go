@@ -30,7 +30,8 @@ func TestReplayForPeople(t *testing.T) {
 	card := "../../engine/game/testdata/card.yaml"
 	for _, c := range []struct{ golden, scenario, flag string }{
 		{"replay-two-mahjonggs.txt", "siamese-17-two-mahjonggs.jsonl", ""},
-		{"replay-dead-after-mahjong.txt", "siamese-18A-opponent-draws-before-mahjong-discard.jsonl", ""},
+		{"replay-dead-after-mahjong.txt", "siamese-18A-wrong-count-after-mahjong.jsonl", ""},
+		{"replay-picking-ahead.txt", "siamese-8-picking-ahead.jsonl", ""},
 		{"replay-wall-used-up-all.txt", "siamese-14-act-after-wall-used-up.jsonl", "--all"},
 	} {
 		t.Run(c.golden, func(t *testing.T) {
