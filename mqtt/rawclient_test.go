@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -140,15 +139,3 @@ func (rc *rawClient) closedWithin(d time.Duration) bool {
 
 // wsURL is the broker's WebSocket served by an HTTP server at addr.
 func wsURL(addr string) string { return "ws://" + addr + "/mqtt" }
-
-// mustStatus fails the test unless an HTTP exchange answered want.
-func mustStatus(t testing.TB, resp *http.Response, err error, want int) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != want {
-		t.Fatalf("HTTP %d, want %d", resp.StatusCode, want)
-	}
-}
