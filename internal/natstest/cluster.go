@@ -24,7 +24,7 @@ type Cluster struct {
 	opts  []*server.Options
 }
 
-// Start runs a cluster of n nodes and waits until JetStream takes a replicated stream.
+// Start runs a cluster of n nodes (n 1: a single server) and waits until JetStream takes a replicated stream.
 func Start(t testing.TB, n int) *Cluster {
 	t.Helper()
 	c := &Cluster{t: t}
@@ -42,6 +42,9 @@ func Start(t testing.TB, n int) *Cluster {
 			Routes:  server.RoutesFromStr(strings.Join(routes, ",")),
 			MQTT:    server.MQTTOpts{Host: "127.0.0.1", Port: ports[3*i+2]},
 			NoLog:   true, NoSigs: true,
+		}
+		if n == 1 { // a single server: JetStream without a cluster
+			o.Cluster, o.Routes = server.ClusterOpts{}, nil
 		}
 		c.opts = append(c.opts, o)
 		c.Nodes = append(c.Nodes, nil)
