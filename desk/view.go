@@ -32,8 +32,9 @@ type SheetView struct {
 	Sheet
 	Games     []GameView
 	Totals    []int
-	Initialed []bool
-	Closed    bool
+	Initialed   []bool
+	InitialedBy []string // who initialed each total, as it stands
+	Closed      bool
 }
 
 // GameView is a game with whether it counts.
@@ -96,6 +97,7 @@ func sheetView(sh *Sheet, games int) SheetView {
 	}
 	for i := range sh.Players {
 		sv.Initialed = append(sv.Initialed, sh.Initialed(i))
+		sv.InitialedBy = append(sv.InitialedBy, sh.Initials[i].Name)
 	}
 	return sv
 }

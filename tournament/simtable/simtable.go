@@ -7,6 +7,8 @@
 package simtable
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -86,4 +88,53 @@ func (s *Table) Play(now time.Time) (wire.Message, game.State, error) {
 		s.Played = append(s.Played, g.State)
 	}
 	return m, g.State, err
+}
+
+// SignRound has the virtual players sign round's sheet: each Mah Jongg its game, each player
+// their total (West for East).
+func (s *Table) SignRound(round int) error {
+	sh := s.Sheet(round)
+	for _, g := range sh.Played {
+		for _, seat := range g.Signers {
+			if err := s.Sign(seat, g.ID); err != nil {
+				return err
+			}
+		}
+	}
+	if len(sh.Played) < sh.Games {
+		return nil
+	}
+	for seat, by := range sh.Initial {
+		if err := s.Initial(round, seat, by); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Run plays a game every pace until the event's games are played or ctx ends, the virtual
+// players signing each game and initialing each round's totals when sign is set.
+func (s *Table) Run(ctx context.Context, pace time.Duration, sign bool) error {
+	for {
+		if s.Sheet(0).Over {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(pace):
+		}
+		m, _, err := s.Play(time.Now())
+		if errors.Is(err, table.ErrEventOver) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if sign {
+			if err := s.SignRound(m.Round); err != nil {
+				return err
+			}
+		}
+	}
 }
