@@ -30,8 +30,8 @@ type TableView struct {
 // SheetView is a sheet with its totals.
 type SheetView struct {
 	Sheet
-	Games     []GameView
-	Totals    []int
+	Games       []GameView
+	Totals      []int
 	Initialed   []bool
 	InitialedBy []string // who initialed each total, as it stands
 	Closed      bool
