@@ -18,8 +18,10 @@ const DeskConsumer = "desk"
 // counts it once. Rulings go to their tables on the desk's stream; every recorded ruling is
 // sent again at start (a table keeps each once).
 func (d *Desk) Serve(ctx context.Context, c *link.Conn) error {
-	for {
-		err := c.EnsureStreams(ctx)
+	for { // each try bounded: a request sent before the cluster has a leader may never be answered
+		try, cancel := context.WithTimeout(ctx, 10*time.Second)
+		err := c.EnsureStreams(try)
+		cancel()
 		if err == nil {
 			break
 		}
@@ -30,7 +32,7 @@ func (d *Desk) Serve(ctx context.Context, c *link.Conn) error {
 		select {
 		case <-ctx.Done():
 			return nil
-		case <-timeAfter(1):
+		case <-time.After(time.Second):
 		}
 	}
 	d.Rulings = func(m wire.Message) error {
@@ -67,5 +69,3 @@ func (d *Desk) Serve(ctx context.Context, c *link.Conn) error {
 		return err
 	})
 }
-
-func timeAfter(seconds int) <-chan time.Time { return time.After(time.Duration(seconds) * time.Second) }
