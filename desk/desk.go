@@ -83,44 +83,79 @@ func (d *Desk) Event() *event.Event { return d.ev }
 // message seen before changes nothing) and applied. An error wrapping ErrRefused will never
 // succeed; any other is the record failing, and the message should come again.
 func (d *Desk) Receive(m wire.Message) (added bool, err error) {
-	if err := d.vet(m); err != nil {
-		return false, fmt.Errorf("%w: %v", ErrRefused, err)
-	}
-	if m.Kind == wire.KindProgress {
-		d.mu.Lock()
-		if g, ok := d.glnce[m.Table]; !ok || !m.At.Before(g.At) {
-			d.glnce[m.Table] = Glance{Progress: *m.Progress, Round: m.Round, At: m.At}
-		}
-		d.mu.Unlock()
-		return false, nil
-	}
-	body, err := json.Marshal(m)
-	if err != nil {
-		return false, fmt.Errorf("desk: %w", err)
-	}
-	c := store.Change{At: d.now(), Who: who(m, d.ev), Why: why(m), Kind: m.Kind, Ref: m.ID, Table: m.Table, Round: m.Round, Body: body}
-	return d.record(c)
+	a, errs := d.ReceiveAll([]wire.Message{m})
+	return a[0], errs[0]
 }
 
-// record appends a change and applies it, under the lock so the book follows the record's order.
-func (d *Desk) record(c store.Change) (bool, error) {
+// ReceiveAll is Receive for messages that arrived together: recorded in one transaction.
+func (d *Desk) ReceiveAll(ms []wire.Message) (added []bool, errs []error) {
+	added, errs = make([]bool, len(ms)), make([]error, len(ms))
+	var changes []store.Change
+	var at []int // index in ms of each change
+	for i, m := range ms {
+		if err := d.vet(m); err != nil {
+			errs[i] = fmt.Errorf("%w: %v", ErrRefused, err)
+			continue
+		}
+		if m.Kind == wire.KindProgress {
+			d.mu.Lock()
+			if g, ok := d.glnce[m.Table]; !ok || !m.At.Before(g.At) {
+				d.glnce[m.Table] = Glance{Progress: *m.Progress, Round: m.Round, At: m.At}
+			}
+			d.mu.Unlock()
+			continue
+		}
+		body, err := json.Marshal(m)
+		if err != nil {
+			errs[i] = fmt.Errorf("desk: %w", err)
+			continue
+		}
+		changes = append(changes, store.Change{At: d.now(), Who: who(m, d.ev), Why: why(m), Kind: m.Kind, Ref: m.ID, Table: m.Table, Round: m.Round, Body: body})
+		at = append(at, i)
+	}
+	if len(changes) == 0 {
+		return added, errs
+	}
+	got, err := d.record(changes)
+	for k, i := range at {
+		if err != nil {
+			errs[i] = err
+		} else {
+			added[i] = got[k]
+		}
+	}
+	return added, errs
+}
+
+// record appends changes and applies those that are new, under the lock so the book follows
+// the record's order.
+func (d *Desk) record(cs []store.Change) ([]bool, error) {
 	d.mu.Lock()
-	added, n, err := d.st.Append(c)
-	if err != nil || !added {
-		d.mu.Unlock()
-		return false, err
-	}
-	c.N = n
-	err = d.book.Apply(c)
-	d.mu.Unlock()
+	added, ns, err := d.st.AppendAll(cs)
 	if err != nil {
-		return true, err
+		d.mu.Unlock()
+		return nil, err
 	}
-	d.log.Info("recorded", "n", n, "kind", c.Kind, "table", c.Table, "round", c.Round, "who", c.Who, "why", c.Why)
-	if d.Changed != nil {
-		d.Changed(c)
+	var applied []store.Change
+	for i, c := range cs {
+		if !added[i] {
+			continue
+		}
+		c.N = ns[i]
+		if err := d.book.Apply(c); err != nil {
+			d.mu.Unlock()
+			return added, err
+		}
+		applied = append(applied, c)
 	}
-	return true, nil
+	d.mu.Unlock()
+	for _, c := range applied {
+		d.log.Debug("recorded", "n", c.N, "kind", c.Kind, "table", c.Table, "round", c.Round, "who", c.Who, "why", c.Why)
+		if d.Changed != nil {
+			d.Changed(c)
+		}
+	}
+	return added, nil
 }
 
 // vet checks a table's message against the event.

@@ -47,3 +47,43 @@ func (s *Store) Since(n int64) ([]Change, error) {
 	}
 	return out, rows.Err()
 }
+
+// AppendAll records changes in one transaction (one sync for all): added[i] tells whether
+// changes[i] was new, n[i] its number. Either every change is recorded or none is.
+func (s *Store) AppendAll(changes []Change) (added []bool, n []int64, err error) {
+	tx, err := s.db.Begin()
+	if err != nil {
+		return nil, nil, fmt.Errorf("store: %s: %w", s.path, err)
+	}
+	defer tx.Rollback()
+	stmt, err := tx.Prepare(`INSERT INTO changes (at, who, why, kind, ref, tbl, round, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (kind, ref) DO NOTHING`)
+	if err != nil {
+		return nil, nil, fmt.Errorf("store: %s: %w", s.path, err)
+	}
+	defer stmt.Close()
+	for _, c := range changes {
+		if c.At.IsZero() {
+			c.At = time.Now()
+		}
+		res, err := stmt.Exec(c.At.UTC().Format(time.RFC3339Nano), c.Who, c.Why, c.Kind, c.Ref, c.Table, c.Round, string(c.Body))
+		if err != nil {
+			return nil, nil, fmt.Errorf("store: %s: recording %s %s: %w", s.path, c.Kind, c.Ref, err)
+		}
+		rows, err := res.RowsAffected()
+		if err != nil {
+			return nil, nil, err
+		}
+		id := int64(0)
+		if rows > 0 {
+			if id, err = res.LastInsertId(); err != nil {
+				return nil, nil, err
+			}
+		}
+		added, n = append(added, rows > 0), append(n, id)
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, nil, fmt.Errorf("store: %s: %w", s.path, err)
+	}
+	return added, n, nil
+}
