@@ -33,10 +33,11 @@ type Options struct {
 
 // Health is the sensors' state, per rack zone and for the camera and journal.
 type Health struct {
-	Racks   []rack.Health `json:"racks"`
-	Camera  string        `json:"camera"`
-	Journal string        `json:"journal"`
-	Games   int           `json:"games_finished"`
+	Schema  mqtt.SchemaVersion `json:"schema"` // docs/mqtt.md
+	Racks   []rack.Health      `json:"racks"`
+	Camera  string             `json:"camera"`
+	Journal string             `json:"journal"`
+	Games   int                `json:"games_finished"`
 	// ActLatency: settled observation to journaled, published act, over the latest acts.
 	ActLatency LatencyFigures `json:"act_latency"`
 }
