@@ -2,14 +2,22 @@ package daemon
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/siamesetable/siamesed/configs"
 	"github.com/siamesetable/siamesed/desk"
 	"github.com/siamesetable/siamesed/internal/natstest"
 	"github.com/siamesetable/siamesed/journal"
+	"github.com/siamesetable/siamesed/mqtt"
 	tevent "github.com/siamesetable/siamesed/tournament/event"
 	"github.com/siamesetable/siamesed/tournament/link"
 	"github.com/siamesetable/siamesed/tournament/table"
@@ -93,4 +101,76 @@ func TestTournamentConfigProblems(t *testing.T) {
 			t.Errorf("no %q in %v", want, err)
 		}
 	}
+}
+
+// TestTournamentSheetRoutes: the score sheet is served beside the display, and its signatures
+// need the seat's own MQTT password.
+func TestTournamentSheetRoutes(t *testing.T) {
+	evPath, _ := filepath.Abs("../configs/events/siamese-pairs.yaml")
+	data := t.TempDir()
+	cfg := Defaults()
+	cfg.Rules = "siamese+nmjl-tournament"
+	cfg.Tournament = TournamentConfig{Event: evPath, Table: 1, NATS: []string{"nats://127.0.0.1:1"}}
+	rules, err := configs.LoadRuleset(cfg.Rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := openTournament(cfg, rules, data, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.close()
+	creds, _, err := mqtt.LoadOrCreateCredentials(mqtt.CredentialsFile(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	display := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("display")) })
+	srv := httptest.NewServer(tr.routes(display, func() ([]byte, []byte) { return []byte(`{"seq":1}`), nil }))
+	defer srv.Close()
+	res, err := http.Get(srv.URL + "/api/sheet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sh struct {
+		Players []string `json:"players"`
+	}
+	json.NewDecoder(res.Body).Decode(&sh)
+	res.Body.Close()
+	if fmt.Sprint(sh.Players) != "[Ann Bea]" {
+		t.Errorf("the sheet's players %v", sh.Players)
+	}
+	post := func(body string) int {
+		res, err := http.Post(srv.URL+"/api/sheet/call", "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res.StatusCode
+	}
+	if code := post(`{"seat":0,"password":"wrong","note":"x"}`); code != http.StatusForbidden {
+		t.Errorf("a call with a wrong password: %d", code)
+	}
+	if code := post(fmt.Sprintf(`{"seat":1,"password":%q}`, creds.Seats[1])); code != http.StatusForbidden {
+		t.Errorf("West calling the director: %d, want 403 (East calls)", code)
+	}
+	if code := post(fmt.Sprintf(`{"seat":0,"password":%q,"note":"a question"}`, creds.Seats[0])); code != http.StatusOK {
+		t.Errorf("East's call: %d", code)
+	}
+	if sheet := tr.table.Sheet(0); len(sheet.Calls) != 1 || string(sheet.Calls[0].Call.State) != `{"seq":1}` {
+		t.Errorf("the call with the table's state: %+v", sheet.Calls)
+	}
+	if body := get(t, srv.URL+"/index.html"); body != "display" {
+		t.Errorf("the display behind the sheet: %q", body)
+	}
+}
+
+func get(t *testing.T, url string) string {
+	t.Helper()
+	res, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return string(b)
 }

@@ -3,6 +3,8 @@ package eventtest
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -172,6 +174,16 @@ func TestWholeEvent(t *testing.T) {
 		chromedp.Poll(`document.querySelectorAll('#rulings .ruling').length === 1`, nil, chromedp.WithPollingTimeout(waitLimit)))
 	if err != nil {
 		t.Fatalf("the ruling did not reach table 5's seat view: %v", err)
+	}
+	var png []byte
+	if err := chromedp.Run(ctx, chromedp.FullScreenshot(&png, 100)); err == nil {
+		dir := os.Getenv("SIAMESED_SCREENSHOTS")
+		if dir == "" {
+			dir = filepath.Join(os.TempDir(), "siamesed-screenshots")
+		}
+		if os.MkdirAll(dir, 0o755) == nil {
+			os.WriteFile(filepath.Join(dir, "sheet.png"), png, 0o644)
+		}
 	}
 	// West of table 5 (seat 2 initials for East and herself; seat 1 for himself) initials again.
 	signInBrowser(t, ctx, sims[4], 3)
