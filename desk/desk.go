@@ -30,6 +30,9 @@ type Desk struct {
 	glnce map[int]Glance // table -> its latest progress
 	// Changed, when set, hears every change recorded (the pages' live updates, benchmarks).
 	Changed func(store.Change)
+	// Batched, when set, hears how many messages from the cluster were recorded together and
+	// how long that took (the benchmark's breakdown).
+	Batched func(n int, took time.Duration)
 	// Rulings, when set, sends a ruling to its table (the link); it is called again for every
 	// ruling at Resend.
 	Rulings func(wire.Message) error

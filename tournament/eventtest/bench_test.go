@@ -129,6 +129,14 @@ func benchRound(b *testing.B, evFile string, cl *natstest.Cluster, states []game
 		b.Fatal(err)
 	}
 	defer dc.Close()
+	var batches []time.Duration
+	batched := 0
+	d.Batched = func(n int, took time.Duration) {
+		mu.Lock()
+		batches = append(batches, took)
+		batched += n
+		mu.Unlock()
+	}
 	go d.Serve(ctx, dc)
 	subject := fmt.Sprintf("bench%d", iter)
 	time.Sleep(2 * time.Second) // consumers and streams in place
@@ -190,6 +198,7 @@ func benchRound(b *testing.B, evFile string, cl *natstest.Cluster, states []game
 	}
 	slices.Sort(lat)
 	slices.Sort(made)
+	slices.Sort(batches)
 	q := func(p float64) time.Duration { return lat[int(p*float64(len(lat)-1))] }
 	qm := func(p float64) time.Duration { return made[int(p*float64(len(made)-1))] }
 	runtime.GC()
@@ -199,11 +208,12 @@ func benchRound(b *testing.B, evFile string, cl *natstest.Cluster, states []game
 	b.ReportMetric(float64(q(0.5).Microseconds())/1000, "p50_ms")
 	b.ReportMetric(float64(q(0.99).Microseconds())/1000, "p99_ms")
 	b.ReportMetric(float64(qm(0.99).Microseconds())/1000, "made_p99_ms")
+	b.ReportMetric(float64(batches[int(0.99*float64(len(batches)-1))].Microseconds())/1000, "batch_p99_ms")
 	b.ReportMetric(float64(standings.Microseconds())/1000, "view_ms")
 	b.ReportMetric(float64(int64(after.HeapInuse)-int64(before.HeapInuse))/(1<<20), "heap_MB")
 	b.ReportMetric(float64(rss())/1024, "process_rss_MB")
-	b.Logf("%d tables, %d messages recorded in %v; published to recorded and in the standings p50 %v p99 %v max %v; made at the table (its ledger fsync'd, its outbox in order) to recorded p50 %v p99 %v; standings of %d players in %v",
-		len(tbls), recorded, elapsed.Round(time.Millisecond), q(0.5), q(0.99), lat[len(lat)-1], qm(0.5), qm(0.99), len(v.Standings), standings)
+	b.Logf("%d tables, %d messages recorded in %v; published to recorded and in the standings p50 %v p99 %v max %v; made at the table (its ledger fsync'd, its outbox in order) to recorded p50 %v p99 %v; %d batches of %.1f messages on average, recorded in p50 %v p99 %v max %v; standings of %d players in %v",
+		len(tbls), recorded, elapsed.Round(time.Millisecond), q(0.5), q(0.99), lat[len(lat)-1], qm(0.5), qm(0.99), len(batches), float64(batched)/float64(len(batches)), batches[len(batches)/2], batches[int(0.99*float64(len(batches)-1))], batches[len(batches)-1], len(v.Standings), standings)
 	cancel()
 }
 

@@ -56,15 +56,20 @@ func signInBrowser(t *testing.T, ctx context.Context, st *simTable, round int) {
 		if !need[seat] {
 			continue
 		}
-		var pressed int
-		err := chromedp.Run(ctx,
-			chromedp.Navigate(st.URL+"sheet.html"),
-			chromedp.Poll(`document.querySelectorAll('#seat option').length === 4`, nil, chromedp.WithPollingTimeout(20*time.Second)),
-			chromedp.SetValue(`#seat`, fmt.Sprint(seat)),
-			chromedp.SetValue(`#password`, st.passwords[seat]),
-			chromedp.Click(`#login button[type=submit]`),
-			chromedp.Poll(`window.siameseSheet.sheet !== null`, nil, chromedp.WithPollingTimeout(20*time.Second)),
-			chromedp.Evaluate(`(async () => {
+		var err error
+		for try := 1; try <= 3; try++ {
+			// A page of its own each time: a navigation to the page already shown can race the
+			// browser's execution contexts under load ("Cannot find context"); a try that fails
+			// so is made again from the start, the buttons pressed before staying pressed.
+			var pressed int
+			err = chromedp.Run(ctx,
+				chromedp.Navigate(fmt.Sprintf("%ssheet.html?seat=%d&round=%d&try=%d", st.URL, seat, round, try)),
+				chromedp.Poll(`document.querySelectorAll('#seat option').length === 4`, nil, chromedp.WithPollingTimeout(20*time.Second)),
+				chromedp.SetValue(`#seat`, fmt.Sprint(seat)),
+				chromedp.SetValue(`#password`, st.passwords[seat]),
+				chromedp.Click(`#login button[type=submit]`),
+				chromedp.Poll(`window.siameseSheet.sheet !== null`, nil, chromedp.WithPollingTimeout(20*time.Second)),
+				chromedp.Evaluate(`(async () => {
 				let n = 0;
 				for (;;) {
 					const b = document.querySelector('#games button');
@@ -80,7 +85,12 @@ func signInBrowser(t *testing.T, ctx context.Context, st *simTable, round int) {
 					if (n > 12) throw new Error('buttons do not go away: ' + [...document.querySelectorAll('#games button')].map(x => x.textContent).join(', ') + ' ' + JSON.stringify(window.siameseSheet.sheet));
 				}
 			})()`, &pressed, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }),
-		)
+			)
+			if err == nil {
+				break
+			}
+			t.Logf("table %d round %d seat %d in the browser, try %d: %v", st.Number, round, seat, try, err)
+		}
 		if err != nil {
 			t.Fatalf("table %d round %d seat %d in the browser: %v", st.Number, round, seat, err)
 		}
