@@ -56,16 +56,30 @@ func (d *Desk) Serve(ctx context.Context, c *link.Conn) error {
 		return err
 	}
 	defer sub.Unsubscribe()
-	return c.Consume(ctx, link.InStream, DeskConsumer, "", func(data []byte) error {
-		m, err := wire.Decode(data)
-		if err != nil {
-			return link.Permanent(err)
+	return c.ConsumeBatches(ctx, link.InStream, DeskConsumer, "", func(data [][]byte) []error {
+		errs := make([]error, len(data))
+		var ms []wire.Message
+		var at []int
+		for i, b := range data {
+			m, err := wire.Decode(b)
+			if err != nil {
+				errs[i] = link.Permanent(err)
+				continue
+			}
+			ms, at = append(ms, m), append(at, i)
 		}
-		_, err = d.Receive(m)
-		if errors.Is(err, ErrRefused) {
-			d.log.Warn("desk: message refused", "id", m.ID, "table", m.Table, "err", err)
-			return link.Permanent(err)
+		began := time.Now()
+		_, rerrs := d.ReceiveAll(ms)
+		if d.Batched != nil {
+			d.Batched(len(ms), time.Since(began))
 		}
-		return err
+		for k, err := range rerrs {
+			if errors.Is(err, ErrRefused) {
+				d.log.Warn("desk: message refused", "id", ms[k].ID, "table", ms[k].Table, "err", err)
+				err = link.Permanent(err)
+			}
+			errs[at[k]] = err
+		}
+		return errs
 	})
 }
