@@ -111,12 +111,18 @@ func (b *Book) Sheet(table, round int) *Sheet {
 
 // Apply adds one recorded change to the book.
 func (b *Book) Apply(c store.Change) error {
-	b.last = c.N
-	b.changes++
 	var m wire.Message
 	if err := json.Unmarshal(c.Body, &m); err != nil {
 		return fmt.Errorf("desk: change %d: %w", c.N, err)
 	}
+	b.apply(c, m)
+	return nil
+}
+
+// apply adds a change whose body is m, already decoded.
+func (b *Book) apply(c store.Change, m wire.Message) {
+	b.last = c.N
+	b.changes++
 	switch m.Kind {
 	case wire.KindResult:
 		sh := b.Sheet(m.Table, m.Round)
@@ -163,7 +169,6 @@ func (b *Book) Apply(c store.Change) error {
 			}
 		}
 	}
-	return nil
 }
 
 // Totals are each seat's round total: counted games and the director's penalties.

@@ -92,11 +92,19 @@ func (d *Desk) Receive(m wire.Message) (added bool, err error) {
 
 // ReceiveAll is Receive for messages that arrived together: recorded in one transaction.
 func (d *Desk) ReceiveAll(ms []wire.Message) (added []bool, errs []error) {
+	return d.receiveAll(ms, nil)
+}
+
+// receiveAll is ReceiveAll; raw, when given, holds each message as it arrived (kept as the
+// change's body rather than encoded again).
+func (d *Desk) receiveAll(ms []wire.Message, raw [][]byte) (added []bool, errs []error) {
 	added, errs = make([]bool, len(ms)), make([]error, len(ms))
 	var changes []store.Change
 	var at []int // index in ms of each change
+	var decoded []wire.Message
 	for i, m := range ms {
-		if err := d.vet(m); err != nil {
+		var err error
+		if err = d.vet(m); err != nil {
 			errs[i] = fmt.Errorf("%w: %v", ErrRefused, err)
 			continue
 		}
@@ -108,18 +116,21 @@ func (d *Desk) ReceiveAll(ms []wire.Message) (added []bool, errs []error) {
 			d.mu.Unlock()
 			continue
 		}
-		body, err := json.Marshal(m)
-		if err != nil {
+		var body []byte
+		if raw != nil {
+			body = raw[i]
+		} else if body, err = json.Marshal(m); err != nil {
 			errs[i] = fmt.Errorf("desk: %w", err)
 			continue
 		}
 		changes = append(changes, store.Change{At: d.now(), Who: who(m, d.ev), Why: why(m), Kind: m.Kind, Ref: m.ID, Table: m.Table, Round: m.Round, Body: body})
 		at = append(at, i)
+		decoded = append(decoded, m)
 	}
 	if len(changes) == 0 {
 		return added, errs
 	}
-	got, err := d.record(changes)
+	got, err := d.record(changes, decoded)
 	for k, i := range at {
 		if err != nil {
 			errs[i] = err
@@ -130,9 +141,9 @@ func (d *Desk) ReceiveAll(ms []wire.Message) (added []bool, errs []error) {
 	return added, errs
 }
 
-// record appends changes and applies those that are new, under the lock so the book follows
-// the record's order.
-func (d *Desk) record(cs []store.Change) ([]bool, error) {
+// record appends changes (ms: their bodies, decoded) and applies those that are new, under the
+// lock so the book follows the record's order.
+func (d *Desk) record(cs []store.Change, ms []wire.Message) ([]bool, error) {
 	d.mu.Lock()
 	added, ns, err := d.st.AppendAll(cs)
 	if err != nil {
@@ -145,10 +156,7 @@ func (d *Desk) record(cs []store.Change) ([]bool, error) {
 			continue
 		}
 		c.N = ns[i]
-		if err := d.book.Apply(c); err != nil {
-			d.mu.Unlock()
-			return added, err
-		}
+		d.book.apply(c, ms[i])
 		applied = append(applied, c)
 	}
 	d.mu.Unlock()

@@ -31,7 +31,7 @@ func (d *Desk) Rule(table, round int, r wire.Ruling) (wire.Message, error) {
 		return m, err
 	}
 	body, _ := json.Marshal(m)
-	if _, err := d.record([]store.Change{{At: m.At, Who: "director " + r.Director, Why: r.Text, Kind: wire.KindRuling, Ref: m.ID, Table: table, Round: round, Body: body}}); err != nil {
+	if _, err := d.record([]store.Change{{At: m.At, Who: "director " + r.Director, Why: r.Text, Kind: wire.KindRuling, Ref: m.ID, Table: table, Round: round, Body: body}}, []wire.Message{m}); err != nil {
 		return m, err
 	}
 	d.log.Info("ruling", "table", table, "round", round, "director", r.Director, "text", r.Text)

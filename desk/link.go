@@ -59,6 +59,7 @@ func (d *Desk) Serve(ctx context.Context, c *link.Conn) error {
 	return c.ConsumeBatches(ctx, link.InStream, DeskConsumer, "", func(data [][]byte) []error {
 		errs := make([]error, len(data))
 		var ms []wire.Message
+		var raw [][]byte
 		var at []int
 		for i, b := range data {
 			m, err := wire.Decode(b)
@@ -66,10 +67,10 @@ func (d *Desk) Serve(ctx context.Context, c *link.Conn) error {
 				errs[i] = link.Permanent(err)
 				continue
 			}
-			ms, at = append(ms, m), append(at, i)
+			ms, raw, at = append(ms, m), append(raw, b), append(at, i)
 		}
 		began := time.Now()
-		_, rerrs := d.ReceiveAll(ms)
+		_, rerrs := d.receiveAll(ms, raw)
 		if d.Batched != nil {
 			d.Batched(len(ms), time.Since(began))
 		}
