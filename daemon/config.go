@@ -57,6 +57,8 @@ type Config struct {
 	// from the unit; this is how long the table loop may stall before the daemon stops
 	// telling it (so systemd restarts a stuck daemon).
 	Stall Duration `yaml:"stall"`
+	// Tournament, when it names an event, makes the table one of a tournament's (tournament.go).
+	Tournament TournamentConfig `yaml:"tournament"`
 }
 
 // SeatConfig is one player.
@@ -293,6 +295,7 @@ func (c *Config) Check() error {
 		}
 	}
 	errs = append(errs, c.MQTT.check()...)
+	errs = append(errs, c.Tournament.check()...)
 	return errors.Join(sortErrs(errs)...)
 }
 
