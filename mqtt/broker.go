@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 
 	mochi "github.com/mochi-mqtt/server/v2"
 	"github.com/mochi-mqtt/server/v2/packets"
@@ -19,6 +20,7 @@ type Broker struct {
 	tcp  net.Listener
 	ws   *wsListener
 	gate *gate
+	acl  *aclHook
 
 	closeOnce sync.Once
 	closeErr  error
@@ -36,14 +38,16 @@ func StartBroker(tcpAddr string, p Policy, c Credentials, log *slog.Logger) (*Br
 	caps.MaximumPacketSize = MaxPacketBytes
 	caps.MaximumClients = MaxConnections
 	srv := mochi.New(&mochi.Options{InlineClient: false, Logger: log, Capabilities: caps})
-	if err := srv.AddHook(&aclHook{policy: p, creds: c, srv: srv, log: log}, nil); err != nil {
+	acl := &aclHook{policy: p, srv: srv, log: log}
+	acl.creds.Store(&c)
+	if err := srv.AddHook(acl, nil); err != nil {
 		return nil, fmt.Errorf("mqtt: broker: %w", err)
 	}
 	ln, err := net.Listen("tcp", tcpAddr)
 	if err != nil {
 		return nil, fmt.Errorf("mqtt: broker: %w", err)
 	}
-	b := &Broker{srv: srv, tcp: ln, ws: newWSListener("ws"), gate: &gate{max: MaxConnections, log: log}}
+	b := &Broker{srv: srv, tcp: ln, ws: newWSListener("ws"), gate: &gate{max: MaxConnections, log: log}, acl: acl}
 	if err := srv.AddListener(gatedListener{newNetListener("tcp", ln), b.gate}); err != nil {
 		ln.Close()
 		return nil, fmt.Errorf("mqtt: broker: %w", err)
@@ -68,6 +72,26 @@ func (b *Broker) URL() string { return "tcp://" + b.Addr() }
 // WebSocket serves MQTT over WebSocket (mount it at /mqtt).
 func (b *Broker) WebSocket() http.Handler { return b.ws }
 
+// SetCredentials makes the broker check logins against c from now on. A client already
+// connected stays (see Drop); one that logged in with a password c no longer holds is dropped
+// when its session is established (OnSessionEstablished), so no login that raced the change
+// outlives it.
+func (b *Broker) SetCredentials(c Credentials) { b.acl.creds.Store(&c) }
+
+// Drop disconnects every client logged in as user (a seat taken back from its phone, after
+// SetCredentials gave the seat a new password), and says how many there were.
+func (b *Broker) Drop(user string) int {
+	n := 0
+	for _, cl := range b.srv.Clients.GetAll() {
+		if string(cl.Properties.Username) == user && !cl.Closed() {
+			b.acl.log.Info("mqtt: client dropped: its password changed", "user", user, "remote", cl.Net.Remote)
+			b.acl.drop(cl)
+			n++
+		}
+	}
+	return n
+}
+
 // Close stops the broker and drops its clients. The gate ends every connection first and waits
 // for mochi to let go of each, so that mochi's Close finds no client leaving (see gate).
 // Closing it again does nothing.
@@ -86,7 +110,7 @@ func (b *Broker) Close() error {
 type aclHook struct {
 	mochi.HookBase
 	policy Policy
-	creds  Credentials
+	creds  atomic.Pointer[Credentials] // swapped whole when a seat's password changes
 	srv    *mochi.Server
 	log    *slog.Logger
 }
@@ -94,7 +118,7 @@ type aclHook struct {
 func (h *aclHook) ID() string { return "siamese-acl" }
 
 func (h *aclHook) Provides(b byte) bool {
-	return bytes.Contains([]byte{mochi.OnConnect, mochi.OnConnectAuthenticate, mochi.OnACLCheck, mochi.OnPublish}, []byte{b})
+	return bytes.Contains([]byte{mochi.OnConnect, mochi.OnConnectAuthenticate, mochi.OnSessionEstablished, mochi.OnACLCheck, mochi.OnPublish}, []byte{b})
 }
 
 // OnConnect holds every client to MaxKeepalive, so that a silent one is dropped, and refuses a
@@ -118,12 +142,33 @@ func (h *aclHook) OnConnect(cl *mochi.Client, pk packets.Packet) error {
 // daemon's above all) by connecting with its id.
 func (h *aclHook) OnConnectAuthenticate(cl *mochi.Client, pk packets.Packet) bool {
 	user := string(pk.Connect.Username)
-	if !h.creds.Check(user, string(pk.Connect.Password)) {
+	if !h.creds.Load().Check(user, string(pk.Connect.Password)) {
 		h.log.Warn("mqtt: login refused", "user", user, "remote", cl.Net.Remote)
 		return false
 	}
 	cl.ID = OwnClientID(user, cl.ID)
 	return true
+}
+
+// OnSessionEstablished checks the password once more, now that the client is among the
+// broker's clients: a login checked just before Broker.SetCredentials, and added just after
+// Broker.Drop looked, would otherwise keep a password the seat no longer has.
+func (h *aclHook) OnSessionEstablished(cl *mochi.Client, pk packets.Packet) {
+	user := string(pk.Connect.Username)
+	if !h.creds.Load().Check(user, string(pk.Connect.Password)) {
+		h.log.Info("mqtt: client dropped: its password changed as it logged in", "user", user, "remote", cl.Net.Remote)
+		h.drop(cl)
+	}
+}
+
+// drop ends a client's connection: an MQTT 5 client is told why (DISCONNECT "not
+// authorised"); MQTT 3.1.1 has no DISCONNECT from a server, so its connection is closed.
+func (h *aclHook) drop(cl *mochi.Client) {
+	if cl.Properties.ProtocolVersion >= 5 {
+		_ = h.srv.DisconnectClient(cl, packets.ErrNotAuthorized)
+		return
+	}
+	cl.Stop(packets.ErrNotAuthorized)
 }
 
 // OwnClientID is the id the embedded broker knows a client by: the id it asked for, in its

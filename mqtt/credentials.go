@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/siamesetable/siamesed/internal/safefile"
 	"github.com/siamesetable/siamesed/internal/userfile"
 
 	"gopkg.in/yaml.v3"
@@ -104,7 +105,25 @@ func password() (string, error) {
 	return string(b), nil
 }
 
-// Write saves the credentials with mode 0600 in a directory of mode 0700.
+// WithNewSeatPassword is a copy of the credentials with a fresh password for seat n: the seat
+// taken back from the phone that held it (setup's seat codes).
+func (c Credentials) WithNewSeatPassword(n int) (Credentials, error) {
+	if n < 0 || n >= len(c.Seats) {
+		return c, fmt.Errorf("mqtt: credentials: no seat %d", n)
+	}
+	pw, err := password()
+	if err != nil {
+		return c, err
+	}
+	out := c
+	out.Seats = append([]string(nil), c.Seats...)
+	out.Seats[n] = pw
+	return out, nil
+}
+
+// Write saves the credentials with mode 0600 in a directory of mode 0700, replacing the file
+// atomically (internal/safefile): a power cut during a seat's new password leaves the old file
+// or the new, never half of one.
 func (c Credentials) Write(path string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("mqtt: credentials: %w", err)
@@ -114,7 +133,7 @@ func (c Credentials) Write(path string) error {
 		return fmt.Errorf("mqtt: credentials: %w", err)
 	}
 	head := "# The MQTT users of this table: generated on first start; keep private.\n# Seat n logs in as user n.\n"
-	if err := os.WriteFile(path, append([]byte(head), b...), 0o600); err != nil {
+	if err := safefile.WriteFile(path, append([]byte(head), b...), 0o600); err != nil {
 		return fmt.Errorf("mqtt: credentials: %w", err)
 	}
 	return nil
