@@ -77,6 +77,9 @@ func (d *daemon) routes() *http.ServeMux {
 	if d.mqtt != nil && d.mqtt.ws != nil {
 		mux.Handle("GET /mqtt", d.mqtt.ws)
 	}
+	if d.setup != nil {
+		d.setup.Routes(mux) // /api/setup/..., /api/join (package setup)
+	}
 	mux.Handle("GET /", display.Handler())
 	return mux
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/siamesetable/siamesed/engine/track"
@@ -17,6 +18,7 @@ import (
 // and never block it.
 type bridge struct {
 	topics  mqtt.Topics
+	credsMu sync.Mutex // creds change when the owner takes a seat back (setup.go)
 	creds   mqtt.Credentials
 	file    string // where the credentials are kept
 	broker  *mqtt.Broker
@@ -144,7 +146,14 @@ type connectInfo struct {
 }
 
 func (b *bridge) connectInfo(table string, seats []string) connectInfo {
-	return connectInfo{Path: "/mqtt", Prefix: b.topics.Prefix, Username: mqtt.DisplayUser, Password: b.creds.Display, Table: table, Seats: seats}
+	return connectInfo{Path: "/mqtt", Prefix: b.topics.Prefix, Username: mqtt.DisplayUser, Password: b.credentials().Display, Table: table, Seats: seats}
+}
+
+// credentials are the users' passwords now.
+func (b *bridge) credentials() mqtt.Credentials {
+	b.credsMu.Lock()
+	defer b.credsMu.Unlock()
+	return b.creds
 }
 
 // submit hands a command from MQTT to the table loop and waits for its verdict.

@@ -14,6 +14,7 @@ import (
 	"github.com/siamesetable/siamesed/hw/rack"
 	"github.com/siamesetable/siamesed/internal/clock"
 	"github.com/siamesetable/siamesed/mqtt"
+	"github.com/siamesetable/siamesed/setup"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -29,6 +30,11 @@ type Options struct {
 	Listening chan<- string
 	// Start is the simulated clock's start in fast mode (zero: now).
 	Start time.Time
+	// OwnerCreated hears the table owner's password when the first start makes it, for
+	// siamesed run to print once with the set-up page's address (it is never logged).
+	OwnerCreated func(password string)
+	// ConfigFile names the configuration file, for the set-up page.
+	ConfigFile string
 }
 
 // Health is the sensors' state, per rack zone and for the camera and journal.
@@ -44,20 +50,28 @@ type Health struct {
 
 // daemon is one run: everything built from the configuration.
 type daemon struct {
-	cfg     Config
-	opt     Options
-	log     *slog.Logger
-	clk     clock.Clock
-	table   *Table
-	rig     *rig
-	monitor *rack.Monitor
-	camera  camera
-	players *players
-	board   board
-	events  chan event   // inputs to the table loop from other goroutines (MQTT commands)
-	mqtt    *bridge      // nil with mqtt.broker: none
-	beat    atomic.Int64 // when the table loop last went round (wall clock, for the watchdog)
-	tour    *tournament  // nil unless the configuration names an event
+	cfg  Config
+	opt  Options
+	ctx  context.Context // the run's: ends when the daemon stops
+	wall clock.Clock     // people's time (the set-up page's sessions), whatever the table's clock
+	// configured is the configuration file's, before the set-up page's saved settings;
+	// started what the daemon was built with; applied when the latest saved settings apply.
+	configured Config
+	started    started
+	applied    *setup.Applied
+	setup      *setup.Server
+	log        *slog.Logger
+	clk        clock.Clock
+	table      *Table
+	rig        *rig
+	monitor    *rack.Monitor
+	camera     camera
+	players    *players
+	board      board
+	events     chan event   // inputs to the table loop from other goroutines (MQTT commands)
+	mqtt       *bridge      // nil with mqtt.broker: none
+	beat       atomic.Int64 // when the table loop last went round (wall clock, for the watchdog)
+	tour       *tournament  // nil unless the configuration names an event
 }
 
 // Run runs the daemon until ctx ends (SIGINT, SIGTERM), the simulated players have played the
@@ -66,7 +80,17 @@ func Run(ctx context.Context, cfg Config, opt Options) error {
 	if opt.Log == nil {
 		opt.Log = slog.New(slog.DiscardHandler)
 	}
-	d := &daemon{cfg: cfg, opt: opt, log: opt.Log, events: make(chan event, 64)}
+	d := &daemon{cfg: cfg, configured: cfg, opt: opt, log: opt.Log, events: make(chan event, 64), wall: clock.Real{}, ctx: ctx}
+	saved, err := d.savedSettings()
+	if err != nil {
+		return fmt.Errorf("daemon: %w", err)
+	}
+	if saved != nil {
+		d.cfg = withSaved(cfg, *saved, opt.DataDir)
+		cfg = d.cfg
+		d.log.Info("the set-up page's saved settings win over the configuration's", "file", setup.SettingsFile(opt.DataDir),
+			"rules", saved.Rules, "card", saved.CardName, "names", saved.Names)
+	}
 	begun := time.Now() // wall time, for the soak's games per second
 	if cfg.Sim.Fast {
 		start := opt.Start
@@ -84,12 +108,16 @@ func Run(ctx context.Context, cfg Config, opt Options) error {
 		return err
 	}
 	defer d.close()
+	d.started = started{rules: d.table.rules, card: d.table.card}
 	g, ctx := errgroup.WithContext(ctx)
-	var err error
+	d.ctx = ctx
 	if d.mqtt, err = d.startMQTT(ctx, g); err != nil {
 		return err
 	}
 	defer d.mqtt.close()
+	if d.setup, err = d.startSetup(); err != nil {
+		return err
+	}
 	if d.mqtt != nil {
 		d.table.Publish = func(s State) { d.board.set(s); d.mqtt.state(d.table, s) }
 		d.table.OnSteps = func(game string, steps []track.Step) { d.mqtt.steps(d.table, game, steps) }
@@ -233,6 +261,9 @@ type event struct {
 	// vet: a command from MQTT, refused if it breaks a rule (mqtt.Vet) rather than recorded
 	// as an infraction: a phone is not the table.
 	vet bool
+	// do runs on the table loop for another goroutine (the set-up page), which waits on done.
+	do   func()
+	done chan struct{}
 }
 
 // runLive runs in real time: the racks are scanned by their own goroutine; the table, the
@@ -337,6 +368,9 @@ func (d *daemon) drain() error {
 // handle gives one event to the table.
 func (d *daemon) handle(e event) error {
 	switch {
+	case e.do != nil:
+		e.do()
+		close(e.done)
 	case e.snap != nil:
 		return d.table.Rack(*e.snap)
 	case e.cmd != nil:

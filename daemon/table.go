@@ -54,6 +54,8 @@ type Table struct {
 	// that follows them is published (the MQTT events topic).
 	OnSteps func(game string, steps []track.Step)
 	asked   string // the questions and sensor notes last published, to publish when they change
+	// pending are settings from the set-up page for the next game (settings.go).
+	pending *tableDeps
 }
 
 // tableDeps is what a table is built from.
@@ -152,6 +154,7 @@ func (t *Table) at(now time.Time) {
 
 // newGame starts the next game: its header written and synced before any act.
 func (t *Table) newGame(now time.Time) error {
+	t.takePending()
 	stamp := now.UTC().Format("2006-01-02T15-04-05.000Z")
 	h := game.NewHeader(t.rules, t.card.Card, t.card.Data, t.layout.names)
 	h.Started = now.UTC().Format(time.RFC3339Nano)

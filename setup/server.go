@@ -84,9 +84,6 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	mux.Handle("GET /api/setup/seats/{seat}/qr.svg", s.owner(s.seatQR))
 	mux.Handle("POST /api/setup/seats/{seat}/renew", s.changes(s.owner(s.renewSeat)))
 	mux.Handle("POST /api/join", s.changes(s.join))
-	mux.Handle("/api/setup/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		fail(w, http.StatusNotFound, "no such set-up call: %s %s", r.Method, r.URL.Path)
-	}))
 }
 
 // cookieName is the owner's session cookie.

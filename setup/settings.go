@@ -31,7 +31,7 @@ type Settings struct {
 	CardName string `yaml:"card_name,omitempty" json:"card_name,omitempty"`
 	// Names are the players', East first.
 	Names []string  `yaml:"names" json:"names"`
-	Saved time.Time `yaml:"saved" json:"saved"`
+	Saved time.Time `yaml:"saved" json:"saved,omitzero"`
 }
 
 // SettingsFile is where the saved settings are kept.
