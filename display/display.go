@@ -26,15 +26,20 @@ func Files() fs.FS {
 	return sub
 }
 
-// Handler serves the display's files: a file by its path, the table's page at /. Anything else
+// pages are the display's pages by their short names: the table's at /, the set-up page at
+// /setup, the join page at /join.
+var pages = map[string]string{"": "index.html", "setup": "setup.html", "join": "join.html"}
+
+// Handler serves the display's files: a file by its path, the pages by their short names
+// (pages). Anything else
 // (a folder, a path that names no file, a path no file system could hold) is not found: the
 // folders are not listed.
 func Handler() http.Handler {
 	files := Files()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		name := strings.TrimPrefix(path.Clean("/"+r.URL.Path), "/")
-		if name == "" {
-			name = "index.html"
+		if page, ok := pages[name]; ok {
+			name = page
 		}
 		if st, err := fs.Stat(files, name); err != nil || st.IsDir() {
 			http.NotFound(w, r) // fs.Stat refuses a path that is not fs.ValidPath

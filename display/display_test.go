@@ -12,7 +12,7 @@ func TestHandlerServesFilesOnly(t *testing.T) {
 	srv := httptest.NewServer(Handler())
 	defer srv.Close()
 	for path, want := range map[string]int{
-		"/": 200, "/index.html": 301, "/seat.html": 200, "/tiles/1B.svg": 200, "/common.js": 200,
+		"/": 200, "/index.html": 301, "/seat.html": 200, "/setup": 200, "/setup.html": 200, "/join": 200, "/join.html": 200, "/setup.js": 200, "/tiles/1B.svg": 200, "/common.js": 200,
 		"/tiles/": 404, "/vendor/": 404, "/tiles": 404, "/nothing.html": 404,
 		"/%c0%ae%c0%ae/%c0%ae%c0%ae/etc/passwd": 404, "/../../etc/passwd": 404, "/tiles/%00": 404,
 	} {

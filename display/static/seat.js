@@ -6,23 +6,49 @@
 (() => {
   const { el, tile, tiles } = Siamese;
   const $ = id => document.getElementById(id);
-  const shown = window.siamese = { private: null, replies: [], status: '' };
+  const shown = window.siamese = { private: null, replies: [], status: '', stored: false, takenBack: false, closed: 0 };
   let conn = null, seat = null, next = 1;
 
+  // The seats to choose from; a phone that joined by its code logs in from what the join page
+  // kept in this browser (for this table only).
   fetch('api/mqtt', { cache: 'no-store' }).then(r => r.json()).then(info => {
     (info.seats || []).forEach((name, i) => $('seat').append(new Option(i + ' — ' + name, String(i))));
+    let kept = null;
+    try { kept = JSON.parse(localStorage.getItem('siamese.seat')); } catch (e) { /* none */ }
+    if (kept && kept.table === info.table && kept.user && kept.password) {
+      shown.stored = true;
+      login(kept.seat, kept.user, kept.password, true);
+    }
+  }).catch(() => {});
+
+  $('login').addEventListener('submit', ev => {
+    ev.preventDefault();
+    login(Number($('seat').value), String($('seat').value), $('password').value, false);
   });
 
-  $('login').addEventListener('submit', async ev => {
-    ev.preventDefault();
-    seat = Number($('seat').value);
-    const pw = $('password').value;
+  // login connects as the seat's MQTT user. A login kept by the join page (stored) is
+  // forgotten when the broker refuses it: the owner took the seat back.
+  async function login(n, user, pw, stored) {
+    seat = n;
     $('login-error').textContent = '';
-    conn = await Siamese.connect(String(seat), pw, p => [p + 'seat/' + seat + '/private', p + 'seat/' + seat + '/events', p + 'status'], onMessage, status);
+    conn = await Siamese.connect(user, pw, p => [p + 'seat/' + seat + '/private', p + 'seat/' + seat + '/events', p + 'status'], onMessage, status);
     if (!conn) { $('login-error').textContent = 'this table has no broker'; return; }
-    conn.client.on('error', e => { $('login-error').textContent = 'refused: ' + e.message; });
+    conn.client.on('error', e => {
+      $('login-error').textContent = 'refused: ' + e.message;
+      if (e.code === 4 || e.code === 5) { // bad user name or password, not authorised
+        conn.client.end(true);
+        if (stored) {
+          localStorage.removeItem('siamese.seat');
+          shown.takenBack = true;
+          $('login-error').textContent = 'This seat was taken back (or its password changed): scan the seat\'s code on the table\'s screen again.';
+        }
+        $('me').hidden = true;
+        $('login').hidden = false;
+      }
+    });
+    conn.client.on('close', () => { shown.closed = (shown.closed || 0) + 1; });
     conn.client.on('connect', () => { $('login').hidden = true; $('me').hidden = false; });
-  });
+  }
 
   function status(s) { shown.status = s; $('link').textContent = s; }
 

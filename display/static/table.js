@@ -188,4 +188,36 @@
     s => { $('link').textContent = s; }).then(c => {
     if (!c) { $('link').textContent = 'no broker: reading /api/state'; Siamese.pollState(render); }
   });
+  // The seats' codes, for a screen logged in as the table's owner (the set-up page's session):
+  // a QR code and a code to type for each free seat. Anyone else's screen gets 401 and shows none.
+  let codesKey = '';
+  async function seatCodes() {
+    let j = null;
+    try {
+      const r = await fetch('api/setup/seats', { cache: 'no-store' });
+      if (r.ok) j = await r.json();
+    } catch (e) { /* the daemon is restarting */ }
+    shown.seatCodes = j;
+    $('join-seats').hidden = !j || j.broker === 'none';
+    if (!j) { codesKey = ''; return; }
+    const key = JSON.stringify(j.seats.map(s => [s.seat, s.taken, s.version, s.name]));
+    if (key === codesKey) return;
+    codesKey = key;
+    $('join-hint').textContent = j.note || ('scan with the phone\'s camera, or open ' + j.base + '/join and type the code');
+    $('seat-codes').replaceChildren(...j.seats.map(s => {
+      const d = el('div', 'seat-code' + (s.taken ? ' taken' : ''));
+      d.dataset.seat = s.seat;
+      d.append(el('div', 'seat-code-name', s.name));
+      if (s.taken) d.append(el('div', 'seat-code-taken', 'taken'));
+      else {
+        const img = el('img', 'qr');
+        img.alt = 'QR code to join seat ' + s.seat;
+        img.src = 'api/setup/seats/' + s.seat + '/qr.svg?v=' + s.version;
+        d.append(img, el('div', 'seat-code-code', s.code));
+      }
+      return d;
+    }));
+  }
+  seatCodes();
+  setInterval(seatCodes, 2000);
 })();
