@@ -144,9 +144,10 @@ func (s setupTable) Apply(p *setup.Plan) (setup.Applied, error) {
 			out.Rules, out.Why = setup.NextStart, why
 			deps.rules, deps.card = t.rules, t.card
 		}
-		if deps.rules.Players != len(names) {
+		if deps.rules.Players != len(names) { // names for rules that wait for the next start
 			out.Names = setup.NextStart
 			t.pending = nil
+			d.applied = &out
 			return
 		}
 		if deps.layout, err = newLayout(seatsNamed(d.configured.Seats, names), deps.rules.Players, d.rig.profile); err != nil {
