@@ -207,6 +207,9 @@ func (d *Desk) vet(m wire.Message) error {
 			d.mu.RUnlock()
 			// A signature may overtake its result on the way; it is kept, and counts once the
 			// result arrives. A signature by a seat that made no Mah Jongg is refused.
+			if g != nil && g.Table != m.Table {
+				return fmt.Errorf("signature %s from table %d: game %s is table %d's", m.ID, m.Table, s.Result, g.Table)
+			}
 			if g != nil && !isSigner(g, s.Seat) {
 				return fmt.Errorf("signature %s: seat %d made no Mah Jongg in game %d", m.ID, s.Seat, g.Number)
 			}
