@@ -5,16 +5,18 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strconv"
-	"strings"
 
 	"github.com/siamesetable/siamesed/engine/game"
 	"github.com/siamesetable/siamesed/journal"
 	"github.com/siamesetable/siamesed/mqtt"
 	tevent "github.com/siamesetable/siamesed/tournament/event"
 	"github.com/siamesetable/siamesed/tournament/link"
+	"github.com/siamesetable/siamesed/tournament/natsauth"
 	"github.com/siamesetable/siamesed/tournament/table"
 )
 
@@ -24,10 +26,14 @@ type TournamentConfig struct {
 	Event string `yaml:"event"`
 	// Table is this table's number in the event.
 	Table int `yaml:"table"`
-	// NATS are the cluster's client URLs (nats://host:4222), tried in turn.
+	// NATS are the cluster's client URLs (nats://host:4222), tried in turn: no password in
+	// them, the table logs in with its nkey from Credentials.
 	NATS []string `yaml:"nats"`
-	// Replicas of the streams, if this table is the first to make them: 3 (a three-node
-	// cluster), or 1 on a single server.
+	// Credentials is the table's credentials file from the desk (`siamesed desk auth --print
+	// table-N`, mode 0600); empty: DATA/tournament/credentials.yaml.
+	Credentials string `yaml:"credentials"`
+	// Replicas is no longer used (the desk makes the streams and each table's consumer); it
+	// is still read so that older configurations load.
 	Replicas int `yaml:"replicas"`
 }
 
@@ -49,8 +55,11 @@ func (c TournamentConfig) check() []error {
 		bad("nats", "empty: want the cluster's URLs, e.g. [nats://10.0.0.2:4222, nats://10.0.0.3:4222, nats://10.0.0.4:4222]")
 	}
 	for i, u := range c.NATS {
-		if !strings.HasPrefix(u, "nats://") && !strings.HasPrefix(u, "tls://") {
+		switch p, err := url.Parse(u); {
+		case err != nil || (p.Scheme != "nats" && p.Scheme != "tls") || p.Host == "":
 			bad(fmt.Sprintf("nats[%d]", i), "%q: want nats://host:port", u)
+		case p.User != nil:
+			bad(fmt.Sprintf("nats[%d]", i), "%q: no user or password in the URL (this file is world-readable): the table logs in with its nkey (tournament.credentials)", p.Redacted())
 		}
 	}
 	if c.Replicas != 0 && c.Replicas != 1 && c.Replicas != 3 {
@@ -64,6 +73,7 @@ func (c TournamentConfig) check() []error {
 // the seat view's score sheet served at /api/sheet. A nil *tournament does nothing.
 type tournament struct {
 	cfg   TournamentConfig
+	login natsauth.TableFile // the table's credentials on the cluster
 	table *table.Table
 	creds func(seat int, pass string) bool
 	log   *slog.Logger
@@ -83,6 +93,17 @@ func openTournament(cfg Config, rules *game.Ruleset, dataDir string, log *slog.L
 	if ev.Rules != cfg.Rules || ev.Seats != rules.Players {
 		return nil, fmt.Errorf("daemon: tournament: event %q plays %s, this table %s: set rules: %s", ev.Name, ev.Rules, cfg.Rules, ev.Rules)
 	}
+	loginPath := tc.Credentials
+	if loginPath == "" {
+		loginPath = natsauth.TableFilePath(dataDir)
+	}
+	login, err := natsauth.LoadTable(loginPath, ev.Name, tc.Table)
+	if errors.Is(err, fs.ErrNotExist) {
+		err = fmt.Errorf("no credentials for the cluster at %s: on the desk's machine, `siamesed desk auth --event EVENT --data DIR --print table-%d > credentials.yaml`, then install it there with mode 0600 (or name it in tournament.credentials)", loginPath, tc.Table)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("daemon: tournament: %w", err)
+	}
 	t, err := table.Open(ev, tc.Table, dataDir, nil)
 	if err != nil {
 		return nil, fmt.Errorf("daemon: tournament: %w", err)
@@ -90,7 +111,7 @@ func openTournament(cfg Config, rules *game.Ruleset, dataDir string, log *slog.L
 	for _, w := range t.Warnings {
 		log.Warn("tournament: " + w)
 	}
-	tr := &tournament{cfg: tc, table: t, log: log}
+	tr := &tournament{cfg: tc, login: login, table: t, log: log}
 	credPath := cfg.MQTT.Credentials
 	if credPath == "" {
 		credPath = mqtt.CredentialsFile(dataDir)
@@ -130,7 +151,9 @@ func (tr *tournament) run(ctx context.Context) error {
 	if tr == nil {
 		return nil
 	}
-	c, err := link.Dial(link.Options{URLs: tr.cfg.NATS, Name: fmt.Sprintf("table-%d", tr.cfg.Table), Replicas: tr.cfg.Replicas, Log: tr.log})
+	o := tr.login.Link()
+	o.URLs, o.Log = tr.cfg.NATS, tr.log
+	c, err := link.Dial(o)
 	if err != nil {
 		return fmt.Errorf("daemon: tournament: %w", err)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/siamesetable/siamesed/mqtt"
 	tevent "github.com/siamesetable/siamesed/tournament/event"
 	"github.com/siamesetable/siamesed/tournament/link"
+	"github.com/siamesetable/siamesed/tournament/natsauth"
 	"github.com/siamesetable/siamesed/tournament/table"
 )
 
@@ -35,12 +36,20 @@ func TestTournamentTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cl := natstest.Start(t, 1)
+	cl := natstest.Start(t, 1, ev.Tables())
 	data := t.TempDir()
+	login, err := cl.Creds.ForTable(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	login.Event = ev.Name                                             // the servers know the table by its key; the file names its event for the daemon
+	if err := login.Write(natsauth.TableFilePath(data)); err != nil { // as installed from `siamesed desk auth`
+		t.Fatal(err)
+	}
 	cfg := fastConfig(2, 0)
 	cfg.MQTT.Broker = "none"
 	cfg.Rules = ev.Rules
-	cfg.Tournament = TournamentConfig{Event: evPath, Table: 3, NATS: cl.URLs(), Replicas: 1}
+	cfg.Tournament = TournamentConfig{Event: evPath, Table: 3, NATS: cl.URLs()}
 	if err := cfg.Check(); err != nil {
 		t.Fatal(err)
 	}
@@ -77,10 +86,16 @@ func TestTournamentTable(t *testing.T) {
 	defer d.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	dc, _ := link.Dial(link.Options{URLs: cl.URLs(), Replicas: 1})
+	dc, err := link.Dial(cl.Desk())
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer dc.Close()
 	go d.Serve(ctx, dc)
-	tc, _ := link.Dial(link.Options{URLs: cl.URLs(), Replicas: 1})
+	tc, err := link.Dial(cl.Table(3))
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer tc.Close()
 	go tc.RunTable(ctx, tb)
 	deadline := time.Now().Add(30 * time.Second)
@@ -94,9 +109,10 @@ func TestTournamentTable(t *testing.T) {
 
 func TestTournamentConfigProblems(t *testing.T) {
 	c := Defaults()
-	c.Tournament = TournamentConfig{Event: "e.yaml", NATS: []string{"http://x"}, Replicas: 2}
+	c.Tournament = TournamentConfig{Event: "e.yaml", NATS: []string{"http://x", "nats://table3:secret@nats-1:4222"}, Replicas: 2}
 	err := c.Check()
-	for _, want := range []string{"tournament.table: 0", `tournament.nats[0]: "http://x"`, "tournament.replicas: 2"} {
+	for _, want := range []string{"tournament.table: 0", `tournament.nats[0]: "http://x"`, "tournament.replicas: 2",
+		`tournament.nats[1]: "nats://table3:xxxxx@nats-1:4222": no user or password in the URL`} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("no %q in %v", want, err)
 		}
@@ -113,6 +129,18 @@ func TestTournamentSheetRoutes(t *testing.T) {
 	cfg.Tournament = TournamentConfig{Event: evPath, Table: 1, NATS: []string{"nats://127.0.0.1:1"}}
 	rules, err := configs.LoadRuleset(cfg.Rules)
 	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := tevent.Load(evPath, tevent.ConfigsRules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	natsCreds, _, err := natsauth.LoadOrCreate(filepath.Join(t.TempDir(), "credentials.yaml"), ev.Name, ev.Tables())
+	if err != nil {
+		t.Fatal(err)
+	}
+	login, _ := natsCreds.ForTable(1)
+	if err := login.Write(natsauth.TableFilePath(data)); err != nil {
 		t.Fatal(err)
 	}
 	tr, err := openTournament(cfg, rules, data, slog.New(slog.DiscardHandler))

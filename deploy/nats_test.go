@@ -14,9 +14,12 @@ import (
 	"time"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
-	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats-server/v2/server"
 
+	"github.com/siamesetable/siamesed/desk/embedded"
+	"github.com/siamesetable/siamesed/internal/natstest"
 	"github.com/siamesetable/siamesed/tournament/link"
+	"github.com/siamesetable/siamesed/tournament/natsauth"
 )
 
 // needBinary finds a Debian program the test runs, or skips (fails under
@@ -106,106 +109,92 @@ func rewrite(t *testing.T, path string, pairs ...string) string {
 }
 
 // TestNATSClusterConfigs: the three nodes' shipped files, started by Debian's nats-server on
-// loopback (each node's hosts and ports moved apart, nothing else changed), form a cluster
-// whose JetStream keeps the tournament's streams with three replicas, and whose MQTT gateway
-// hands an MQTT message to a NATS subscriber.
+// loopback (each node's hosts, ports and directories moved, nothing else changed) with the
+// users and routes an event's credentials make (siamesed desk auth), form a cluster whose
+// JetStream keeps the tournament's streams with three replicas; no one logs in without the
+// event's key or password, and each user may use its own subjects only, over NATS and over
+// the MQTT gateway (natstest.CheckAccess, CheckMQTTAccess: every try listed there).
 func TestNATSClusterConfigs(t *testing.T) {
 	bin := needBinary(t, "nats-server")
-	p := freePorts(t, 12) // per node: client, route, monitor, mqtt
-	var urls []string
-	for n := 1; n <= 3; n++ {
-		dir := t.TempDir()
-		pairs := []string{"0.0.0.0:4222", fmt.Sprintf("127.0.0.1:%d", p[4*n-4]), "0.0.0.0:6222", fmt.Sprintf("127.0.0.1:%d", p[4*n-3]),
-			"127.0.0.1:8222", fmt.Sprintf("127.0.0.1:%d", p[4*n-2]), "0.0.0.0:1883", fmt.Sprintf("127.0.0.1:%d", p[4*n-1]),
-			"/var/lib/nats/jetstream", filepath.Join(dir, "jetstream")}
-		for k := 1; k <= 3; k++ {
-			pairs = append(pairs, fmt.Sprintf("nats-%d:6222", k), fmt.Sprintf("127.0.0.1:%d", p[4*k-3]))
-		}
-		cluster := rewrite(t, "nats/siamese-cluster.conf", pairs...)
-		os.WriteFile(filepath.Join(dir, "siamese-cluster.conf"), []byte(cluster), 0o644)
-		node, _ := os.ReadFile(fmt.Sprintf("nats/nats-%d.conf", n))
-		os.WriteFile(filepath.Join(dir, "nats-server.conf"), node, 0o644)
-		daemonProc(t, p[4*n-4], bin, "-c", filepath.Join(dir, "nats-server.conf"))
-		urls = append(urls, fmt.Sprintf("nats://127.0.0.1:%d", p[4*n-4]))
-	}
-	c, err := link.Dial(link.Options{URLs: urls, Replicas: 3})
+	c := natstest.StartProgram(t, bin, 3, 4)
+	natstest.CheckAccess(t, c)
+	natstest.CheckMQTTAccess(t, c, 1)
+	d, err := link.Dial(c.Desk())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer d.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	for { // until the cluster has elected its JetStream leader: each try bounded on its own
-		try, cancelTry := context.WithTimeout(ctx, 5*time.Second)
-		err = c.EnsureStreams(try)
-		cancelTry()
-		if err == nil || ctx.Err() != nil {
-			break
-		}
-		time.Sleep(500 * time.Millisecond)
-	}
+	st, err := d.JS.Stream(ctx, link.InStream)
 	if err != nil {
-		t.Fatalf("the streams on the cluster: %v", err)
-	}
-	st, err := c.JS.Stream(ctx, link.InStream)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Publish(ctx, link.InSubject(1, "result"), "r-test", []byte(`{}`)); err != nil {
 		t.Fatal(err)
 	}
 	info, err := st.Info(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info.Config.Replicas != 3 || info.Cluster == nil || len(info.Cluster.Replicas) != 2 || info.State.Msgs != 1 {
-		t.Errorf("stream %s: replicas %d, cluster %+v, %d messages", link.InStream, info.Config.Replicas, info.Cluster, info.State.Msgs)
-	}
-	// The MQTT gateway of node 2: an MQTT publish reaches a NATS subscriber.
-	got := make(chan *nats.Msg, 1)
-	sub, err := c.NC.ChanSubscribe("siamese.table1.state", got)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sub.Unsubscribe()
-	c.NC.Flush()
-	mc := paho.NewClient(paho.NewClientOptions().AddBroker(fmt.Sprintf("tcp://127.0.0.1:%d", p[7])).SetClientID("scoreboard"))
-	if tok := mc.Connect(); !tok.WaitTimeout(20*time.Second) || tok.Error() != nil {
-		t.Fatalf("MQTT gateway: %v", tok.Error())
-	}
-	defer mc.Disconnect(100)
-	mc.Publish("siamese/table1/state", 1, false, `{"seq":1}`).WaitTimeout(10 * time.Second)
-	select {
-	case m := <-got:
-		if string(m.Data) != `{"seq":1}` {
-			t.Errorf("MQTT to NATS: %q", m.Data)
-		}
-	case <-time.After(20 * time.Second):
-		t.Error("an MQTT publish on the gateway never reached the NATS subject")
+	if info.Config.Replicas != 3 || info.Cluster == nil || len(info.Cluster.Replicas) != 2 {
+		t.Errorf("stream %s: replicas %d, cluster %+v", link.InStream, info.Config.Replicas, info.Cluster)
 	}
 }
 
-// TestNATSSingleConfig: the single server's file starts and takes a stream of one replica.
+// TestNATSSingleConfig: the single server's file, with the event's users, takes streams of
+// one replica and admits no one else, as the cluster does.
 func TestNATSSingleConfig(t *testing.T) {
 	bin := needBinary(t, "nats-server")
-	p := freePorts(t, 3)
-	dir := t.TempDir()
-	conf := rewrite(t, "nats/single.conf", "0.0.0.0:4222", fmt.Sprintf("127.0.0.1:%d", p[0]), "127.0.0.1:8222", fmt.Sprintf("127.0.0.1:%d", p[1]),
-		"0.0.0.0:1883", fmt.Sprintf("127.0.0.1:%d", p[2]), "/var/lib/nats/jetstream", filepath.Join(dir, "js"))
-	os.WriteFile(filepath.Join(dir, "nats-server.conf"), []byte(conf), 0o644)
-	daemonProc(t, p[0], bin, "-c", filepath.Join(dir, "nats-server.conf"))
-	c, err := link.Dial(link.Options{URLs: []string{fmt.Sprintf("nats://127.0.0.1:%d", p[0])}, Replicas: 1})
+	c := natstest.StartProgram(t, bin, 1, 4)
+	natstest.CheckAccess(t, c)
+	natstest.CheckMQTTAccess(t, c, 0)
+}
+
+// TestNATSLimits: the limits the shipped files set, as nats-server reads them, are those the
+// desk's embedded server sets (natsauth.Limits, docs/tournament.md#limits), on every node.
+func TestNATSLimits(t *testing.T) {
+	creds, _, err := natsauth.LoadOrCreate(filepath.Join(t.TempDir(), "credentials.yaml"), "limits", 2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if err := c.EnsureStreams(ctx); err != nil {
+	users, err := creds.UsersConf()
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Publish(ctx, link.InSubject(1, "result"), "r-test", []byte(`{}`)); err != nil {
+	want, err := embedded.Options(creds)
+	if err != nil {
 		t.Fatal(err)
+	}
+	for _, main := range []string{"single.conf", "nats-1.conf", "nats-2.conf", "nats-3.conf"} {
+		dir := t.TempDir()
+		for name, text := range map[string]string{"siamese-users.conf": users, "siamese-routes.conf": creds.RoutesConf(natsauth.DefaultNodes)} {
+			os.WriteFile(filepath.Join(dir, name), []byte(text), 0o600)
+		}
+		for _, name := range []string{main, "siamese-cluster.conf"} {
+			b, _ := os.ReadFile(filepath.Join("nats", name))
+			os.WriteFile(filepath.Join(dir, name), b, 0o600)
+		}
+		got, err := server.ProcessConfigFile(filepath.Join(dir, main))
+		if err != nil {
+			t.Fatalf("%s: %v", main, err)
+		}
+		for _, f := range []struct {
+			name      string
+			got, want any
+		}{
+			{"max_payload", got.MaxPayload, want.MaxPayload}, {"max_connections", got.MaxConn, want.MaxConn},
+			{"max_pending", got.MaxPending, want.MaxPending}, {"max_subscriptions", got.MaxSubs, want.MaxSubs},
+			{"max_control_line", got.MaxControlLine, want.MaxControlLine}, {"authorization.timeout", got.AuthTimeout, want.AuthTimeout},
+			{"mqtt.authorization.timeout", got.MQTT.AuthTimeout, want.MQTT.AuthTimeout}, {"ping_interval", got.PingInterval, want.PingInterval},
+			{"ping_max", got.MaxPingsOut, want.MaxPingsOut}, {"write_deadline", got.WriteDeadline, want.WriteDeadline},
+			{"jetstream.max_memory_store", got.JetStreamMaxMemory, want.JetStreamMaxMemory}, {"jetstream.max_file_store", got.JetStreamMaxStore, want.JetStreamMaxStore},
+			{"users", len(got.Nkeys) + len(got.Users), len(want.Nkeys) + len(want.Users)}, {"no_auth_user", got.NoAuthUser, ""},
+		} {
+			if f.got != f.want {
+				t.Errorf("%s: %s is %v; the embedded server's (natsauth.Limits) is %v", main, f.name, f.got, f.want)
+			}
+		}
+		if main != "single.conf" && (got.Cluster.Username != natsauth.RouteUser || got.Cluster.Password != creds.Route || len(got.Routes) != 3 || got.Routes[0].User == nil) {
+			t.Errorf("%s: the routes do not authenticate: cluster user %q, routes %v", main, got.Cluster.Username, got.Routes)
+		}
 	}
 }
 

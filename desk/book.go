@@ -22,14 +22,21 @@ type Book struct {
 	sheets  map[[2]int]*Sheet // {table, round}
 	results map[string]*Game  // by result id
 	calls   []*CallRecord
-	early   map[string]map[int]time.Time // signatures that arrived before their result
-	last    int64                        // the latest change applied
+	early   map[signedBy]map[int]time.Time // signatures that arrived before their result
+	last    int64                          // the latest change applied
 	changes int
+}
+
+// signedBy is a result as a table's signature names it: the table that signs, the result's id.
+type signedBy struct {
+	table  int
+	result string
 }
 
 // Game is one finished game on a sheet.
 type Game struct {
 	ID       string
+	Table    int // the table that sent it, the only one whose signatures count on it
 	Number   int
 	Result   wire.Result
 	Scores   []int // the table's, or the director's correction
@@ -95,7 +102,7 @@ type CallRecord struct {
 
 // NewBook is an empty book for ev.
 func NewBook(ev *event.Event) *Book {
-	return &Book{ev: ev, sheets: map[[2]int]*Sheet{}, results: map[string]*Game{}, early: map[string]map[int]time.Time{}}
+	return &Book{ev: ev, sheets: map[[2]int]*Sheet{}, results: map[string]*Game{}, early: map[signedBy]map[int]time.Time{}}
 }
 
 // Sheet is the table's sheet for round (made empty if nothing arrived yet).
@@ -126,11 +133,11 @@ func (b *Book) apply(c store.Change, m wire.Message) {
 	switch m.Kind {
 	case wire.KindResult:
 		sh := b.Sheet(m.Table, m.Round)
-		g := &Game{ID: m.ID, Number: m.Result.Game, Result: *m.Result, Scores: slices.Clone(m.Result.Scores), Signed: map[int]time.Time{}, Received: c.At}
-		for seat, at := range b.early[m.ID] {
+		g := &Game{ID: m.ID, Table: m.Table, Number: m.Result.Game, Result: *m.Result, Scores: slices.Clone(m.Result.Scores), Signed: map[int]time.Time{}, Received: c.At}
+		for seat, at := range b.early[signedBy{m.Table, m.ID}] {
 			g.Signed[seat] = at
 		}
-		delete(b.early, m.ID)
+		delete(b.early, signedBy{m.Table, m.ID})
 		for _, o := range sh.Games {
 			if o.Number == g.Number && o.Conflict == "" {
 				g.Conflict = fmt.Sprintf("game %d already has result %s", g.Number, o.ID)
@@ -140,13 +147,18 @@ func (b *Book) apply(c store.Change, m wire.Message) {
 		slices.SortStableFunc(sh.Games, func(x, y *Game) int { return x.Number - y.Number })
 		b.results[m.ID] = g
 	case wire.KindSign:
+		// A signature counts on its own table's result only: the desk refuses another's
+		// (vet), and one that arrived before its result waits for that table's.
+		k := signedBy{m.Table, m.Sign.Result}
 		if g := b.results[m.Sign.Result]; g != nil {
-			g.Signed[m.Sign.Seat] = c.At
-		} else {
-			if b.early[m.Sign.Result] == nil {
-				b.early[m.Sign.Result] = map[int]time.Time{}
+			if g.Table == m.Table {
+				g.Signed[m.Sign.Seat] = c.At
 			}
-			b.early[m.Sign.Result][m.Sign.Seat] = c.At
+		} else {
+			if b.early[k] == nil {
+				b.early[k] = map[int]time.Time{}
+			}
+			b.early[k][m.Sign.Seat] = c.At
 		}
 	case wire.KindInitials:
 		b.Sheet(m.Table, m.Round).Initials[m.Sign.Seat] = Initials{By: m.Sign.By, Name: m.Sign.Name, Total: m.Sign.Total, At: c.At}

@@ -2,7 +2,9 @@ package desk
 
 import (
 	"context"
-	"fmt"
+	"os"
+	"os/exec"
+	"strings"
 	"testing"
 	"time"
 
@@ -41,15 +43,40 @@ func waitFor(t testing.TB, what string, limit time.Duration, ok func() bool) {
 	}
 }
 
-// TestOverTheCluster: three tables play a round through a three-node cluster; a node killed
-// and the desk restarted in the middle; every result counted once, standings as the games'
-// scores add up; a ruling reaches its table.
+// TestOverTheCluster: three tables play a round through a three-node cluster, started from
+// deploy/nats's files with the event's users (each table and the desk with its own nkey); a
+// node killed and the desk restarted in the middle; every result counted once, standings as
+// the games' scores add up; a ruling reaches its table. Once with the servers in the test's
+// process, once with Debian's nats-server, its node killed with kill -9.
 func TestOverTheCluster(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a NATS cluster")
 	}
+	t.Run("embedded", func(t *testing.T) {
+		overTheCluster(t, func(tables int) *natstest.Cluster { return natstest.Start(t, 3, tables) })
+	})
+	t.Run("nats-server", func(t *testing.T) {
+		bin := natsServer(t)
+		overTheCluster(t, func(tables int) *natstest.Cluster { return natstest.StartProgram(t, bin, 3, tables) })
+	})
+}
+
+// natsServer finds Debian's nats-server, or skips (fails under SIAMESED_REQUIRE_SYSTEM_TESTS,
+// as scripts/test.sh installs it).
+func natsServer(t *testing.T) string {
+	p, err := exec.LookPath("nats-server")
+	if err != nil {
+		if os.Getenv("SIAMESED_REQUIRE_SYSTEM_TESTS") != "" {
+			t.Fatal("nats-server is not installed and SIAMESED_REQUIRE_SYSTEM_TESTS is set: run scripts/test.sh, which installs it")
+		}
+		t.Skip("nats-server is not installed (scripts/test.sh installs it): skipping")
+	}
+	return p
+}
+
+func overTheCluster(t *testing.T, start func(tables int) *natstest.Cluster) {
 	ev := pairs(t)
-	cl := natstest.Start(t, 3)
+	cl := start(ev.Tables())
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	deskDir := t.TempDir()
@@ -58,7 +85,7 @@ func TestOverTheCluster(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c, err := link.Dial(link.Options{URLs: cl.URLs(), Name: "desk"})
+		c, err := link.Dial(cl.Desk())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -75,7 +102,7 @@ func TestOverTheCluster(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer st.Close()
-		c, err := link.Dial(link.Options{URLs: cl.URLs(), Name: fmt.Sprintf("table-%d", n)})
+		c, err := link.Dial(cl.Table(n))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -140,6 +167,10 @@ func TestOverTheCluster(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, "the ruling at table 2", 30*time.Second, func() bool { return len(tables[1].Sheet(1).Rulings) == 1 })
+	// Each did its part with its own permissions: the servers refused nobody anything.
+	if logs := cl.Logs(); strings.Contains(logs, "Violation") {
+		t.Errorf("a server refused a table or the desk:\n%s", logs)
+	}
 	if tot := tables[1].Sheet(1).Totals[1]; tot != v.Tables[1].Sheets[0].Totals[1]-10 {
 		t.Errorf("table 2's West total %d after the ruling; the desk had %d before it", tot, v.Tables[1].Sheets[0].Totals[1])
 	}

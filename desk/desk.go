@@ -174,6 +174,9 @@ func (d *Desk) vet(m wire.Message) error {
 	if err := m.Check(); err != nil {
 		return err
 	}
+	if err := m.CheckID(); err != nil {
+		return err
+	}
 	switch {
 	case m.Event != d.ev.Name:
 		return fmt.Errorf("message %s is for event %q, not %q", m.ID, m.Event, d.ev.Name)
@@ -187,8 +190,8 @@ func (d *Desk) vet(m wire.Message) error {
 	switch m.Kind {
 	case wire.KindResult:
 		r := m.Result
-		if len(r.Seats) != d.ev.Seats || r.Game > d.ev.GamesPerRound || m.ID != wire.ResultID(r.Journal) {
-			return fmt.Errorf("result %s: %d seats, game %d (the event: %d seats, %d games a round), id not its journal's", m.ID, len(r.Seats), r.Game, d.ev.Seats, d.ev.GamesPerRound)
+		if len(r.Seats) != d.ev.Seats || r.Game > d.ev.GamesPerRound {
+			return fmt.Errorf("result %s: %d seats, game %d (the event: %d seats, %d games a round)", m.ID, len(r.Seats), r.Game, d.ev.Seats, d.ev.GamesPerRound)
 		}
 	case wire.KindSign, wire.KindInitials:
 		s := m.Sign
@@ -204,6 +207,9 @@ func (d *Desk) vet(m wire.Message) error {
 			d.mu.RUnlock()
 			// A signature may overtake its result on the way; it is kept, and counts once the
 			// result arrives. A signature by a seat that made no Mah Jongg is refused.
+			if g != nil && g.Table != m.Table {
+				return fmt.Errorf("signature %s from table %d: game %s is table %d's", m.ID, m.Table, s.Result, g.Table)
+			}
 			if g != nil && !isSigner(g, s.Seat) {
 				return fmt.Errorf("signature %s: seat %d made no Mah Jongg in game %d", m.ID, s.Seat, g.Number)
 			}

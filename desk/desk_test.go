@@ -155,3 +155,34 @@ func TestRefuses(t *testing.T) {
 		t.Error("a ruling on a call never made")
 	}
 }
+
+// TestSignaturesOfAnotherTable: a table's signature counts on its own table's games only,
+// whether it comes after the game (refused) or before it (kept, never counted on another's).
+func TestSignaturesOfAnotherTable(t *testing.T) {
+	d, err := Open(pairs(t), t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	g := resultMsg(2, 1, 1, []int{50, -10}, 0)
+	early := resultMsg(2, 1, 2, []int{-5, 25}, 1)
+	forgedEarly := signMsg(early, 1)
+	forgedEarly.Table = 1
+	mustReceive(t, d, forgedEarly, true) // its result unknown yet: kept, as any early signature
+	mustReceive(t, d, g, true)
+	forged := signMsg(g, 0)
+	forged.Table = 1
+	if _, err := d.Receive(forged); !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "table 2's") {
+		t.Errorf("table 1 signing table 2's game: %v, want refused", err)
+	}
+	mustReceive(t, d, early, true)
+	for _, gm := range d.View().Tables[1].Sheets[0].Games {
+		if len(gm.Signed) > 0 || gm.Counted {
+			t.Errorf("table 2's game %d signed by table 1: %v", gm.Number, gm.Signed)
+		}
+	}
+	mustReceive(t, d, signMsg(g, 0), true)
+	if gm := d.View().Tables[1].Sheets[0].Games[0]; !gm.Counted {
+		t.Errorf("table 2's game 1, signed by its own Mah Jongg, not counted: %+v", gm)
+	}
+}

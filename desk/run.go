@@ -21,6 +21,7 @@ import (
 	"github.com/siamesetable/siamesed/internal/safefile"
 	"github.com/siamesetable/siamesed/tournament/event"
 	"github.com/siamesetable/siamesed/tournament/link"
+	"github.com/siamesetable/siamesed/tournament/natsauth"
 	"github.com/siamesetable/siamesed/tournament/simtable"
 )
 
@@ -60,9 +61,16 @@ func Run(ctx context.Context, o Options) error {
 	if err != nil {
 		return err
 	}
+	creds, made, err := natsauth.LoadOrCreate(natsauth.File(o.DataDir), ev.Name, ev.Tables())
+	if err != nil {
+		return fmt.Errorf("desk: %w", err)
+	}
+	if made {
+		log.Info("desk: the cluster's credentials were made or given new tables: install them (siamesed desk auth)", "file", natsauth.File(o.DataDir))
+	}
 	urls := o.NATS
 	if len(urls) == 1 && urls[0] == "embedded" {
-		srv, err := embedded.Start("127.0.0.1:0", "", o.DataDir)
+		srv, err := embedded.Start("127.0.0.1:0", "", o.DataDir, creds)
 		if err != nil {
 			return err
 		}
@@ -70,7 +78,11 @@ func Run(ctx context.Context, o Options) error {
 		urls, o.Replicas = []string{srv.URL()}, 1
 		log.Info("desk: NATS inside the desk (one server, JetStream)", "url", srv.URL())
 	}
-	conn, err := link.Dial(link.Options{URLs: urls, Name: "desk", Replicas: o.Replicas, Log: log})
+	dial := func(lo link.Options) (*link.Conn, error) {
+		lo.URLs, lo.Replicas, lo.Log = urls, o.Replicas, log
+		return link.Dial(lo)
+	}
+	conn, err := dial(creds.DeskLink())
 	if err != nil {
 		return err
 	}
@@ -107,7 +119,16 @@ func Run(ctx context.Context, o Options) error {
 				return err
 			}
 			defer st.Close()
-			g.Go(func() error { return conn.RunTable(ctx, st.Table) })
+			tf, err := creds.ForTable(n)
+			if err != nil {
+				return err
+			}
+			tc, err := dial(tf.Link()) // each table as itself, as on the club's network
+			if err != nil {
+				return err
+			}
+			defer tc.Close()
+			g.Go(func() error { return tc.RunTable(ctx, st.Table) })
 			g.Go(func() error { return st.Run(ctx, o.Pace, true) })
 		}
 		log.Info("desk: simulated tables playing", "tables", ev.Tables(), "pace", o.Pace)

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/siamesetable/siamesed/desk"
 	"github.com/siamesetable/siamesed/tournament/event"
+	"github.com/siamesetable/siamesed/tournament/natsauth"
 )
 
 func TestDeskUsage(t *testing.T) {
@@ -58,5 +60,46 @@ func TestDeskSimulatesAnEvent(t *testing.T) {
 	}
 	if counted < 4*4 { // at least a game at each table, signed
 		t.Errorf("%d player-games counted after 15 s:\n%s", counted, errb.String())
+	}
+}
+
+// TestDeskAuth: `desk auth` makes the event's credentials in the desk's data directory (the
+// same the desk then uses) and prints the servers' users, which hold no secret, and each
+// table's file, which a table's daemon loads.
+func TestDeskAuth(t *testing.T) {
+	data, dir := t.TempDir(), t.TempDir()
+	evFile := "../../configs/events/club-night.yaml"
+	run := func(args ...string) string {
+		t.Helper()
+		var out, errb bytes.Buffer
+		if code := dispatch(context.Background(), append([]string{"desk", "auth", "--event", evFile, "--data", data}, args...), &out, &errb); code != 0 {
+			t.Fatalf("desk auth %v: exit %d\n%s", args, code, errb.String())
+		}
+		return out.String()
+	}
+	users := run("--print", "users")
+	creds, _, err := natsauth.LoadOrCreate(natsauth.File(data), "Club night", 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(users, "nkey:") || strings.Contains(users, creds.Desk) || strings.Contains(users, creds.Tables[0].NKey) || strings.Contains(users, creds.Display) {
+		t.Errorf("the users hold a secret, or no nkey:\n%s", users)
+	}
+	if routes := run("--print", "routes", "--nodes", "a:6222,b:6222"); !strings.Contains(routes, "@b:6222") {
+		t.Errorf("routes:\n%s", routes)
+	}
+	run("--print", "table-2", "--out", filepath.Join(dir, "t2.yaml"))
+	if _, err := natsauth.LoadTable(filepath.Join(dir, "t2.yaml"), "Club night", 2); err != nil {
+		t.Error(err)
+	}
+	run("--print", "tables", "--out", filepath.Join(dir, "all"))
+	for n := 1; n <= 4; n++ {
+		if _, err := natsauth.LoadTable(filepath.Join(dir, "all", fmt.Sprintf("table-%d.yaml", n)), "Club night", n); err != nil {
+			t.Error(err)
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := dispatch(context.Background(), []string{"desk", "auth", "--event", evFile, "--data", data, "--print", "table-9"}, &out, &errb); code == 0 || !strings.Contains(errb.String(), "no credentials for table 9") {
+		t.Errorf("table 9 of 4: exit %d\n%s", code, errb.String())
 	}
 }

@@ -60,7 +60,7 @@ func BenchmarkDesk500Tables(b *testing.B) {
 		}
 		states = append(states, g.State)
 	}
-	cl := natstest.Start(b, 3)
+	cl := natstest.Start(b, 3, tables)
 	for i := 0; i < b.N; i++ {
 		benchRound(b, ev.File, cl, states, i)
 	}
@@ -73,6 +73,22 @@ func benchRound(b *testing.B, evFile string, cl *natstest.Cluster, states []game
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var published sync.Map // message id -> when its table published it
+	dc, err := link.Dial(cl.Desk())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer dc.Close()
+	for try := 0; ; try++ { // the streams and the tables' consumers in place before the clock starts
+		pctx, cancelTry := context.WithTimeout(ctx, time.Minute)
+		err := dc.Prepare(pctx, ev.Tables())
+		cancelTry()
+		if err == nil {
+			break
+		}
+		if try == 5 {
+			b.Fatal(err)
+		}
+	}
 	var tbls []*table.Table
 	for n := 1; n <= ev.Tables(); n++ {
 		t, err := table.Open(ev, n, tableDir(b), nil)
@@ -80,16 +96,11 @@ func benchRound(b *testing.B, evFile string, cl *natstest.Cluster, states []game
 			b.Fatal(err)
 		}
 		defer t.Close()
-		c, err := link.Dial(link.Options{URLs: cl.URLs(), Name: fmt.Sprintf("table-%d", n)})
+		c, err := link.Dial(cl.Table(n))
 		if err != nil {
 			b.Fatal(err)
 		}
 		defer c.Close()
-		if n == 1 {
-			if err := c.EnsureStreams(ctx); err != nil {
-				b.Fatal(err)
-			}
-		}
 		tbls = append(tbls, t)
 		send := func(ctx context.Context, subject, id string, data []byte) error {
 			published.Store(id, time.Now())
@@ -124,11 +135,6 @@ func benchRound(b *testing.B, evFile string, cl *natstest.Cluster, states []game
 		last = now
 		mu.Unlock()
 	}
-	dc, err := link.Dial(link.Options{URLs: cl.URLs(), Name: "desk"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer dc.Close()
 	var batches []time.Duration
 	batched := 0
 	d.Batched = func(n int, took time.Duration) {
@@ -139,7 +145,7 @@ func benchRound(b *testing.B, evFile string, cl *natstest.Cluster, states []game
 	}
 	go d.Serve(ctx, dc)
 	subject := fmt.Sprintf("bench%d", iter)
-	time.Sleep(2 * time.Second) // consumers and streams in place
+	time.Sleep(2 * time.Second) // the desk consuming
 	want := 0
 	for i := range tbls {
 		s := states[i%len(states)]

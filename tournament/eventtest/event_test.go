@@ -118,8 +118,8 @@ func TestWholeEvent(t *testing.T) {
 	const tables, rounds, games = 16, 3, 2
 	ctx := browser(t)
 	ev := writeEvent(t, tables, rounds, games)
-	cl := natstest.Start(t, 3)
-	dsk := startDesk(t, ev, t.TempDir(), cl.URLs())
+	cl := natstest.Start(t, 3, tables)
+	dsk := startDesk(t, ev, t.TempDir(), cl.Desk())
 	sims := startTables(t, ev, cl)
 
 	seating := ev.First

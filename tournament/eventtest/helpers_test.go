@@ -47,14 +47,14 @@ type runningDesk struct {
 	t      testing.TB
 	ev     *event.Event
 	dir    string
-	urls   []string
+	link   link.Options
 	D      *desk.Desk
 	cancel context.CancelFunc
 	done   chan error
 }
 
-func startDesk(t testing.TB, ev *event.Event, dir string, urls []string) *runningDesk {
-	r := &runningDesk{t: t, ev: ev, dir: dir, urls: urls}
+func startDesk(t testing.TB, ev *event.Event, dir string, lo link.Options) *runningDesk {
+	r := &runningDesk{t: t, ev: ev, dir: dir, link: lo}
 	r.start()
 	t.Cleanup(r.stop)
 	return r
@@ -65,7 +65,7 @@ func (r *runningDesk) start() {
 	if err != nil {
 		r.t.Fatal(err)
 	}
-	c, err := link.Dial(link.Options{URLs: r.urls, Name: "desk"})
+	c, err := link.Dial(r.link)
 	if err != nil {
 		r.t.Fatal(err)
 	}
@@ -110,7 +110,7 @@ func startTables(t testing.TB, ev *event.Event, cl *natstest.Cluster) []*simTabl
 		if err != nil {
 			t.Fatal(err)
 		}
-		c, err := link.Dial(link.Options{URLs: cl.URLs(), Name: fmt.Sprintf("table-%d", n)})
+		c, err := link.Dial(cl.Table(n))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,7 +3,6 @@ package link
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"time"
 
 	"github.com/siamesetable/siamesed/tournament/table"
@@ -14,32 +13,16 @@ import (
 // ProgressEvery is how often a table says where it is, besides after each change.
 const ProgressEvery = 5 * time.Second
 
-// RunTable connects a table to the cluster until ctx ends: its outbox sent in order, the
-// desk's rulings received through its own durable consumer, its progress said every few
-// seconds.
+// RunTable connects a table to the cluster until ctx ends: its outbox sent in order (each
+// message again until a node has it: before the desk has made the streams too), the desk's
+// rulings received through the table's durable consumer, its progress said every few seconds.
 func (c *Conn) RunTable(ctx context.Context, t *table.Table) error {
 	log := c.opt.Log.With("table", t.Number)
 	g, ctx := errgroup.WithContext(ctx)
+	g.Go(func() error { return t.Send(ctx, c.Publish, InSubject, log) })
 	g.Go(func() error {
-		for {
-			ectx, cancel := context.WithTimeout(ctx, 10*time.Second)
-			err := c.EnsureStreams(ectx)
-			cancel()
-			if err == nil || ctx.Err() != nil {
-				break
-			}
-			log.Warn("tournament: the cluster's streams are not ready yet", "err", err)
-			select {
-			case <-ctx.Done():
-			case <-time.After(time.Second):
-			}
-		}
-		return t.Send(ctx, c.Publish, InSubject, log)
-	})
-	g.Go(func() error {
-		name := fmt.Sprintf("table-%d", t.Number)
-		return c.Consume(ctx, OutStream, name, OutSubject(t.Number), func(data []byte) error {
-			m, err := wire.Decode(data)
+		return c.Consume(ctx, OutStream, TableConsumer(t.Number), func(msg Msg) error {
+			m, err := wire.Decode(msg.Data)
 			if err != nil {
 				return Permanent(err)
 			}

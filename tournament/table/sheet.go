@@ -196,7 +196,7 @@ func (t *Table) Call(note string, state json.RawMessage) (wire.Message, error) {
 	defer t.mu.Unlock()
 	round, _ := t.current()
 	game := len(t.results()) - (round-1)*t.Event.GamesPerRound + 1
-	m := t.message(wire.KindCall, fmt.Sprintf("c-t%d-%d", t.Number, t.now().UnixNano()), round)
+	m := t.message(wire.KindCall, wire.CallID(t.Number, t.now().UnixNano()), round)
 	m.Call = &wire.Call{Game: min(max(game, 1), t.Event.GamesPerRound), Note: note, State: state}
 	return m, t.put(m)
 }
@@ -236,7 +236,7 @@ func (t *Table) Progress() wire.Message {
 	case k == round*t.Event.GamesPerRound:
 		p.Phase, p.Waiting = "over", "initials"
 	}
-	m := t.message(wire.KindProgress, fmt.Sprintf("p-t%d-%d", t.Number, t.now().UnixNano()), round)
+	m := t.message(wire.KindProgress, wire.ProgressID(t.Number, t.now().UnixNano()), round)
 	m.Progress = p
 	return m
 }

@@ -3,6 +3,7 @@ package wire
 import (
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // Limits on what a message may hold.
@@ -122,4 +123,46 @@ func SignID(result string, seat int) string { return "s-" + strconv.Itoa(seat) +
 // InitialsID names seat's initials on a round's total at a table, for that total.
 func InitialsID(table, round, seat, total int) string {
 	return fmt.Sprintf("i-t%d-r%d-s%d-%d", table, round, seat, total)
+}
+
+// CallID names a call for the director from table, made at nanos (Unix nanoseconds).
+func CallID(table int, nanos int64) string {
+	return timedPrefix("c", table) + strconv.FormatInt(nanos, 10)
+}
+
+// ProgressID names a table's progress, said at nanos.
+func ProgressID(table int, nanos int64) string {
+	return timedPrefix("p", table) + strconv.FormatInt(nanos, 10)
+}
+
+func timedPrefix(kind string, table int) string { return kind + "-t" + strconv.Itoa(table) + "-" }
+
+// CheckID reports whether a table's message has the id its content gives it: a result its
+// journal's hash, a signature its result and seat, initials their table, round, seat and
+// total, a call or progress its table. The desk counts a message once by its id, so an id is
+// never free to choose: a table cannot take another table's id first and have the desk drop
+// the other's message as seen. (A ruling is the desk's own.)
+func (m *Message) CheckID() error {
+	var want string
+	switch m.Kind {
+	case KindResult:
+		want = ResultID(m.Result.Journal)
+	case KindSign:
+		want = SignID(m.Sign.Result, m.Sign.Seat)
+	case KindInitials:
+		want = InitialsID(m.Table, m.Round, m.Sign.Seat, m.Sign.Total)
+	case KindCall, KindProgress:
+		prefix := timedPrefix(m.Kind[:1], m.Table)
+		nanos, found := strings.CutPrefix(m.ID, prefix)
+		if _, err := strconv.ParseInt(nanos, 10, 64); err != nil || !found {
+			return fmt.Errorf("wire: %s %q is not named for table %d (%s...)", m.Kind, m.ID, m.Table, prefix)
+		}
+		return nil
+	default:
+		return nil
+	}
+	if m.ID != want {
+		return fmt.Errorf("wire: %s %q should be named %q by its content", m.Kind, m.ID, want)
+	}
+	return nil
 }
