@@ -179,7 +179,7 @@ func (d *daemon) build() (err error) {
 	}
 	d.table.Publish = d.board.set
 	d.board.set(d.table.State())
-	d.monitor = rack.NewMonitor(d.clk, d.rig.profile.Settle, d.rig.profile.Period, d.rig.Sources...)
+	d.monitor = d.rig.Monitor(d.clk)
 	d.monitor.Log = d.log
 	if d.rig.table != nil && d.cfg.Sim.Players == "virtual" {
 		if d.cfg.Camera != "sim" && d.cfg.Camera != "direct" {

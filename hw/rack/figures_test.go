@@ -2,13 +2,14 @@ package rack_test
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 	"testing"
 	"time"
 
 	"github.com/siamesetable/siamesed/engine/tile"
 	"github.com/siamesetable/siamesed/hw/rack"
-	"github.com/siamesetable/siamesed/hw/sim"
+	"github.com/siamesetable/siamesed/hw/simtable"
 	"github.com/siamesetable/siamesed/internal/clock"
 )
 
@@ -16,7 +17,7 @@ import (
 // false events: a snapshot whose tiles or count differ from what is really there, or a snapshot
 // sent when nothing changed. Goal: none. Run with -v to see the figure.
 func TestFigureNoise(t *testing.T) {
-	for _, noise := range []sim.Noise{
+	for _, noise := range []simtable.Noise{
 		{TagDropout: 0.01, WeightSpike: 0.02, GhostTag: 0.005},
 		{TagDropout: 0.05, WeightSpike: 0.05, GhostTag: 0.01},
 	} {
@@ -24,26 +25,19 @@ func TestFigureNoise(t *testing.T) {
 	}
 }
 
-func noiseRun(t *testing.T, noise sim.Noise) {
+func noiseRun(t *testing.T, noise simtable.Noise) {
 	const scans = 20000
 	clk := clock.NewFake(t0)
-	r := sim.New("R1", true, 42)
-	r.SetNoise(noise)
-	m := rack.NewMonitor(clk, rack.DefaultSettle, rack.DefaultPeriod, r)
+	tb, srcs := simRacks(t, 42)
+	must(t, tb.SetNoise(noise))
+	m := rack.NewMonitor(clk, rack.DefaultSettle, rack.DefaultPeriod, srcs[0])
 	rng := rand.New(rand.NewPCG(7, 7))
 	changed := map[rack.Zone]bool{rack.In: true, rack.On: true}
 	var snaps, falseEvents, moves, missed int
 	for i := 0; i < scans; i++ {
-		if rng.IntN(40) == 0 { // a move every ~2 s
+		z := rack.Zones[rng.IntN(2)]
+		if rng.IntN(40) == 0 && move(t, tb, z, rng) { // a move every ~2 s
 			moves++
-			z := rack.Zones[rng.IntN(2)]
-			f := tile.Face(rng.IntN(tile.NumFaces))
-			if c := r.Contents(z); c.Total() > 0 && rng.IntN(2) == 0 {
-				f = c.Faces()[rng.IntN(c.Total())]
-				r.Take(z, f)
-			} else {
-				r.Put(z, f)
-			}
 			if changed[z] {
 				missed++ // the previous change of this zone never settled
 			}
@@ -51,7 +45,7 @@ func noiseRun(t *testing.T, noise sim.Noise) {
 		}
 		for _, s := range m.Step(context.Background()) {
 			snaps++
-			truth := r.Contents(s.Zone)
+			truth, _ := tb.Contents("p1a", s.Zone)
 			got := s.Counts()
 			if s.Quality == rack.OK && (got != truth || s.Count != truth.Total()) || s.Count != truth.Total() {
 				falseEvents++
@@ -70,13 +64,28 @@ func noiseRun(t *testing.T, noise sim.Noise) {
 		noise, falseEvents, snaps, scans, time.Duration(scans)*rack.DefaultPeriod, moves, missed)
 }
 
+// move takes a random tile from a zone of p1a or puts one there; false if every tile of the face
+// drawn is on the rack already.
+func move(t *testing.T, tb *simtable.Table, z rack.Zone, rng *rand.Rand) bool {
+	if c, _ := tb.Contents("p1a", z); c.Total() > 14 || c.Total() > 0 && rng.IntN(2) == 0 {
+		must(t, tb.Take("p1a", z, c.Faces()[rng.IntN(c.Total())]))
+		return true
+	}
+	err := tb.Put("p1a", z, tile.Face(rng.IntN(tile.NumFaces)))
+	if errors.Is(err, simtable.ErrNoTile) {
+		return false
+	}
+	must(t, err)
+	return true
+}
+
 // TestFigureSettleLatency measures, with the fake clock, the time from the moment a zone's
 // contents stop changing to the snapshot, for tiles placed at random phases of the scan period.
 func TestFigureSettleLatency(t *testing.T) {
 	for _, period := range []time.Duration{rack.DefaultPeriod, 190 * time.Millisecond} {
 		clk := clock.NewFake(t0)
-		r := sim.New("R1", true, 1)
-		m := rack.NewMonitor(clk, rack.DefaultSettle, period, r)
+		tb, srcs := simRacks(t, 1)
+		m := rack.NewMonitor(clk, rack.DefaultSettle, period, srcs[0])
 		rng := rand.New(rand.NewPCG(1, 2))
 		step := time.Millisecond
 		var minL, maxL, sum time.Duration
@@ -90,7 +99,7 @@ func TestFigureSettleLatency(t *testing.T) {
 			phase := time.Duration(rng.IntN(int(period/step))) * step
 			clk.Advance(phase)
 			placed := clk.Now()
-			r.Put(rack.In, tile.Flower)
+			must(t, tb.Put("p1a", rack.In, tile.Flower))
 			clk.Advance(period - phase)
 			var lat time.Duration
 			for lat == 0 {
@@ -99,6 +108,7 @@ func TestFigureSettleLatency(t *testing.T) {
 				}
 				clk.Advance(period)
 			}
+			must(t, tb.Take("p1a", rack.In, tile.Flower)) // the set has eight
 			if i == 0 || lat < minL {
 				minL = lat
 			}
@@ -117,12 +127,10 @@ func TestFigureSettleLatency(t *testing.T) {
 // (everything but the bus time): observation, signature and settling.
 func BenchmarkMonitorStep(b *testing.B) {
 	clk := clock.NewFake(t0)
-	var srcs []rack.Source
-	for _, n := range []string{"p1a", "p1b", "p2a", "p2b"} {
-		r := sim.New(n, true, 1)
-		r.Put(rack.In, faces(b, "1B 2B 3B 4C 5C 6C 7D 8D 9D E S W N RD GD")...)
-		r.Put(rack.On, faces(b, "J J F F")...)
-		srcs = append(srcs, r)
+	tb, srcs := simRacks(b, 1)
+	for _, n := range tb.Racks() {
+		must(b, tb.Put(n, rack.In, faces(b, "1B 2B 3B 4C 5C 6C 7D 8D 9D E S W N RD GD")...))
+		must(b, tb.Put(n, rack.On, faces(b, "J J F F")...))
 	}
 	m := rack.NewMonitor(clk, 0, 0, srcs...)
 	ctx := context.Background()

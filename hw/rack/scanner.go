@@ -72,22 +72,27 @@ func (s *Scanner) Scan(ctx context.Context) []Observation {
 		}
 		o := idx[sl.Zone]
 		o.Tagged = true
+		ri := len(o.Readers)
+		o.Readers = append(o.Readers, ReaderRead{Name: sl.Name})
 		uids, err := sl.Reader.ReadTags()
 		if err != nil {
 			kind := BusError
 			if errors.Is(err, ErrSilent) {
 				kind = Silent
 			}
+			o.Readers[ri].Fault, o.Readers[ri].Detail = kind, err.Error()
 			o.Faults = append(o.Faults, Fault{s.Name, sl.Zone, sl.Name, kind, err.Error()})
 			continue
 		}
 		for _, u := range uids {
 			f, ok := s.Enrolled.Face(u)
 			if !ok {
+				f = tile.NoFace
 				o.Faults = append(o.Faults, Fault{s.Name, sl.Zone, sl.Name, Unenrolled, "tag " + u})
-				continue
+			} else {
+				o.Tiles[f]++
 			}
-			o.Tiles[f]++
+			o.Tags = append(o.Tags, TagRead{UID: u, Face: f, Reader: ri})
 		}
 	}
 	if ctx.Err() != nil {

@@ -56,10 +56,11 @@ type Table struct {
 	enrol   Enrolment
 	cals    config.Calibrations
 
-	mu    sync.Mutex // guards where, the zones' slots, noise and hands
-	where []place
-	racks []*rackState
-	noise Noise
+	mu      sync.Mutex // guards where, the tiles' placing, the zones' slots, noise and hands
+	where   []place
+	racks   []*rackState
+	noise   Noise
+	placing *rand.Rand // draws which tiles are set down off centre
 
 	buses map[string]*simhw.Bus
 	pins  map[string]*pinRef
@@ -72,6 +73,7 @@ type physTile struct {
 	tag   simhw.Tag
 	uid   string
 	grams float64
+	off   bool // set down off its antenna (Noise.OffCentre)
 }
 
 // place is where a tile is: off the racks (zone nil), or in a slot of a zone.
@@ -82,9 +84,6 @@ type place struct {
 
 // New lays out the racks of p and makes the tiles of the set, each with its own tag.
 func New(p *config.Profile, o Options) (*Table, error) {
-	if p.Kind == config.KindSim {
-		return nil, errors.New("simtable: kind sim has no chips to emulate; use a pn532, mfrc522 or loadcell profile")
-	}
 	if o.Set.Count.Total() == 0 {
 		o.Set = tile.American()
 	}
@@ -97,6 +96,7 @@ func New(p *config.Profile, o Options) (*Table, error) {
 	}
 	t := &Table{profile: p, log: &simhw.Log{}, enrol: Enrolment{}, cals: config.Calibrations{},
 		buses: map[string]*simhw.Bus{}, pins: map[string]*pinRef{}, spis: map[string]*spiReader{}}
+	t.placing = rand.New(rand.NewPCG(o.Seed, 0x0ff))
 	rng := rand.New(rand.NewPCG(o.Seed, 0x7a61))
 	t.makeTiles(rng, o)
 	if err := t.layout(rng, o); err != nil {
