@@ -50,9 +50,7 @@ func buildRig(cfg Config, set tile.Set, dataDir string, clk clock.Clock, host fu
 	}
 	s := build.Setup{Profile: p, Host: host, Clock: clk}
 	if p.Simulated {
-		n := cfg.Sim.Noise
-		s.Sim = build.Sim{Options: simtable.Options{Seed: cfg.Sim.Seed, Set: set},
-			Noise: simtable.Noise{TagDropout: n.TagDropout, BusError: n.BusError, GhostTag: n.GhostTag, WeightSpike: n.WeightSpike}}
+		s.Sim = build.Sim{Options: simtable.Options{Seed: cfg.Sim.Seed, Set: set}, Noise: cfg.Sim.Noise.Noise, Direct: cfg.Sim.Racks == "direct"}
 	} else {
 		tags, cals, err := build.UserData(p, set, dataDir)
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/siamesetable/siamesed/engine/tile"
+	"github.com/siamesetable/siamesed/hw/config"
 	"github.com/siamesetable/siamesed/hw/rack"
 	"github.com/siamesetable/siamesed/hw/simtable"
 	"github.com/siamesetable/siamesed/internal/clock"
@@ -15,28 +16,45 @@ import (
 
 // TestFigureNoise plays random tile moves on a simulated rack with injected noise and counts
 // false events: a snapshot whose tiles or count differ from what is really there, or a snapshot
-// sent when nothing changed. Goal: none. Run with -v to see the figure.
+// sent when nothing changed. Goal: none. A snapshot that leaves at the very scan a tile moves
+// may be true of the zone as it was a scan before (the load cell's rolling median shows a move
+// a scan late, and one miss of a poorly read tag is no doubt yet): those are counted apart,
+// not as false. Run with -v to see the figure.
 func TestFigureNoise(t *testing.T) {
 	for _, noise := range []simtable.Noise{
 		{TagDropout: 0.01, WeightSpike: 0.02, GhostTag: 0.005},
 		{TagDropout: 0.05, WeightSpike: 0.05, GhostTag: 0.01},
 	} {
-		noiseRun(t, noise)
+		noiseRun(t, "sim.yaml", noise)
+	}
+	// Noise as real racks make it, on the reference rack's layout (19 readers a rack) read
+	// directly: some readers worse than the rest, hands over the rack, tiles set off centre.
+	for _, noise := range []simtable.Noise{
+		{TagDropout: 0.01, WeightSpike: 0.02, GhostTag: 0.005, WeakReaders: 0.2, WeakDropout: 0.2, HandBurst: 0.01, OffCentre: 0.05},
+		{TagDropout: 0.05, WeightSpike: 0.05, GhostTag: 0.01, WeakReaders: 0.2, WeakDropout: 0.4, HandBurst: 0.02, OffCentre: 0.1},
+	} {
+		noiseRun(t, "sim-pn532.yaml", noise)
 	}
 }
 
-func noiseRun(t *testing.T, noise simtable.Noise) {
+func noiseRun(t *testing.T, profile string, noise simtable.Noise) {
 	const scans = 20000
 	clk := clock.NewFake(t0)
-	tb, srcs := simRacks(t, 42)
+	p, err := config.Load("../../configs/hw/" + profile)
+	must(t, err)
+	tb, err := simtable.New(p, simtable.Options{Seed: 42})
+	must(t, err)
+	srcs := tb.Sources()
 	must(t, tb.SetNoise(noise))
 	m := rack.NewMonitor(clk, rack.DefaultSettle, rack.DefaultPeriod, srcs[0])
 	rng := rand.New(rand.NewPCG(7, 7))
 	changed := map[rack.Zone]bool{rack.In: true, rack.On: true}
-	var snaps, falseEvents, moves, missed int
+	var snaps, falseEvents, late, moves, missed int
 	for i := 0; i < scans; i++ {
 		z := rack.Zones[rng.IntN(2)]
-		if rng.IntN(40) == 0 && move(t, tb, z, rng) { // a move every ~2 s
+		before, _ := tb.Contents("p1a", z)
+		moved := rng.IntN(40) == 0 && move(t, tb, z, rng) // a move every ~2 s
+		if moved {
 			moves++
 			if changed[z] {
 				missed++ // the previous change of this zone never settled
@@ -47,21 +65,24 @@ func noiseRun(t *testing.T, noise simtable.Noise) {
 			snaps++
 			truth, _ := tb.Contents("p1a", s.Zone)
 			got := s.Counts()
-			if s.Quality == rack.OK && (got != truth || s.Count != truth.Total()) || s.Count != truth.Total() {
+			wrong := func(c tile.Counts) bool { return s.Quality == rack.OK && got != c || s.Count != c.Total() }
+			switch {
+			case moved && s.Zone == z && wrong(truth) && !wrong(before):
+				late++ // true of the zone as it was before this scan's move
+			case wrong(truth):
 				falseEvents++
 				t.Errorf("false snapshot at scan %d: %v, truth %v", i, s, truth)
-			} else if !changed[s.Zone] && s.Quality == rack.OK {
+			case !changed[s.Zone] && s.Quality == rack.OK:
 				falseEvents++
 				t.Errorf("snapshot with no change at scan %d: %v", i, s)
-			}
-			if s.Quality == rack.OK {
+			case s.Quality == rack.OK:
 				changed[s.Zone] = false
 			}
 		}
 		clk.Advance(rack.DefaultPeriod)
 	}
-	t.Logf("FIGURE false events under noise %+v: %d false of %d snapshots over %d scans (%v simulated); %d moves, %d superseded before settling",
-		noise, falseEvents, snaps, scans, time.Duration(scans)*rack.DefaultPeriod, moves, missed)
+	t.Logf("FIGURE false events under noise %+v on %s: %d false of %d snapshots over %d scans (%v simulated), %d a scan late; %d moves, %d superseded before settling",
+		noise, profile, falseEvents, snaps, scans, time.Duration(scans)*rack.DefaultPeriod, late, moves, missed)
 }
 
 // move takes a random tile from a zone of p1a or puts one there; false if every tile of the face

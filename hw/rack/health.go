@@ -4,16 +4,18 @@ import "math"
 
 // ReaderHealth is one reader's health: how often the tags in its field answer its polls (its
 // read rate, estimated from the tags judged present: see Presence), on how many tag polls that
-// rests, and whether it is failing: down, or surely reading under Params.WarnRate. A failing
+// rests, how many tags are judged in its field, and whether it is failing: down, or surely reading under Params.WarnRate. A failing
 // reader is named before it makes a wrong call: its tags take longer to be judged gone, and a
 // tile set off its antenna shows here first.
 type ReaderHealth struct {
 	Reader   string  `json:"reader"`
 	ReadRate float64 `json:"read_rate"` // to two decimals
-	Polls    int     `json:"polls"`     // tag polls the rate rests on, old ones counting less
-	Tags     int     `json:"tags"`      // tags judged present in its field
-	Down     bool    `json:"down,omitempty"`
-	Failing  bool    `json:"failing,omitempty"`
+	// Polls is how many tag polls the rate rests on, old ones counting less. It is not in the
+	// JSON: it changes every scan, and the health is published when it changes.
+	Polls   int  `json:"-"`
+	Tags    int  `json:"tags"` // tags judged present in its field
+	Down    bool `json:"down,omitempty"`
+	Failing bool `json:"failing,omitempty"`
 }
 
 // Readers reports each reader of the zone.

@@ -45,9 +45,10 @@ var (
 
 // directReader is one slot's reader on the direct path.
 type directReader struct {
-	t   *Table
-	sl  *slotState
-	buf []simhw.Tag
+	t    *Table
+	sl   *slotState
+	ids  []int
+	uids []string // reused poll to poll (rack.TagReader allows it)
 }
 
 // ReadTags implements rack.TagReader.
@@ -64,24 +65,29 @@ func (d *directReader) ReadTags() ([]string, error) {
 	case t.noise.BusError > 0 && rng.Float64() < 1-pow(1-t.noise.BusError, pollTransactions):
 		return nil, fmt.Errorf("%s: %w", sl.name, errBus)
 	}
-	d.buf = t.inField(sl, rng, d.buf[:0])
-	tags := d.buf
+	var g simhw.Tag
+	d.ids, g = t.inField(sl, rng, d.ids[:0])
+	ids := d.ids
 	switch sl.kind {
 	case pn532Reader:
-		tags = tags[:min(len(tags), 2)]
+		ids = ids[:min(len(ids), 2)]
 	case mfrcReader:
-		if len(tags) > 1 {
+		if len(ids) > 1 {
 			return nil, fmt.Errorf("%s: %w", sl.name, errCollision)
 		}
 	}
-	if len(tags) == 0 {
+	if len(ids) == 0 {
 		return nil, nil
 	}
-	uids := make([]string, len(tags))
-	for i, tg := range tags {
-		uids[i] = simhw.UIDString(tg.UID)
+	d.uids = d.uids[:0]
+	for _, id := range ids {
+		if id == ghostID {
+			d.uids = append(d.uids, simhw.UIDString(g.UID))
+		} else {
+			d.uids = append(d.uids, t.tiles[id].uid)
+		}
 	}
-	return uids, nil
+	return d.uids, nil
 }
 
 // directCell is a load cell's conversions on the direct path.

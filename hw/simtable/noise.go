@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"time"
 
@@ -174,18 +175,31 @@ func (t *Table) glitch(rng *rand.Rand) simhw.Glitch {
 
 // field is a reader's RF field, as its emulated chip asks for it each poll.
 func (t *Table) field(sl *slotState, rng *rand.Rand) func([]simhw.Tag) []simhw.Tag {
+	var ids []int
 	return func(dst []simhw.Tag) []simhw.Tag {
 		t.mu.Lock()
 		defer t.mu.Unlock()
-		return t.inField(sl, rng, dst)
+		var g simhw.Tag
+		ids, g = t.inField(sl, rng, ids[:0])
+		for _, i := range ids {
+			if i == ghostID {
+				dst = append(dst, g)
+			} else {
+				dst = append(dst, t.tiles[i].tag)
+			}
+		}
+		return dst
 	}
 }
 
-// inField is what answers one poll of a reader: the tags of the tiles its antenna reaches, less
-// those that miss this poll (dropped, off centre, under a hand), and now and then a ghost. The
-// caller holds t.mu. Each kind of noise draws only when it is on, so a table without it repeats
-// the draws of one that never had it.
-func (t *Table) inField(sl *slotState, rng *rand.Rand, dst []simhw.Tag) []simhw.Tag {
+// ghostID stands for the ghost among the tiles inField lists.
+const ghostID = -1
+
+// inField is what answers one poll of a reader, in the order it answers: the tiles (by index)
+// its antenna reaches, less those that miss this poll (dropped, off centre, under a hand), and
+// now and then a ghost (ghostID, the tag returned). The caller holds t.mu. Each kind of noise
+// draws only when it is on, so a table without it repeats the draws of one that never had it.
+func (t *Table) inField(sl *slotState, rng *rand.Rand, ids []int) ([]int, simhw.Tag) {
 	n := &t.noise
 	if n.HandBurst > 0 && sl.burst == 0 && rng.Float64() < n.HandBurst/float64(len(sl.zone.slots)) {
 		t.burst(sl, rng)
@@ -207,17 +221,18 @@ func (t *Table) inField(sl *slotState, rng *rand.Rand, dst []simhw.Tag) []simhw.
 		if drop > 0 && rng.Float64() < drop || tl.off && rng.Float64() >= offCentreRead {
 			continue
 		}
-		dst = append(dst, tl.tag)
+		ids = append(ids, i)
 	}
+	var g simhw.Tag
 	if n.GhostTag > 0 && rng.Float64() < n.GhostTag {
-		g := ghost(rng)
+		g = ghost(rng)
 		if rng.IntN(2) == 0 {
-			dst = append(dst, g)
+			ids = append(ids, ghostID)
 		} else {
-			dst = append([]simhw.Tag{g}, dst...)
+			ids = slices.Insert(ids, 0, ghostID)
 		}
 	}
-	return dst
+	return ids, g
 }
 
 // burst has a hand pass over the rack from slot sl on: it and the next one to three slots of its

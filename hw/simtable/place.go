@@ -89,7 +89,6 @@ func (t *Table) Exchange(rackName string, z rack.Zone, out, in tile.Face) error 
 		}
 	}
 	t.where[nu[0]], t.where[old[0]] = p, place{}
-	t.tiles[old[0]].off = false
 	t.tiles[nu[0]].off = t.noise.OffCentre > 0 && t.placing.Float64() < t.noise.OffCentre
 	return nil
 }
@@ -106,9 +105,6 @@ func (t *Table) Clear() {
 		}
 	}
 	clear(t.where)
-	for i := range t.tiles {
-		t.tiles[i].off = false
-	}
 }
 
 // Contents returns the tiles really in a rack zone.
@@ -235,7 +231,7 @@ func (t *Table) find(zs *zoneState, fs []tile.Face) ([]int, error) {
 }
 
 // lay puts tiles in slot s of a zone, each set down off its antenna with chance
-// Noise.OffCentre.
+// Noise.OffCentre (drawn at every laying: a tile lifted and laid again may sit right).
 func (t *Table) lay(zs *zoneState, s int, ids ...int) {
 	for _, id := range ids {
 		zs.slots[s].tiles = append(zs.slots[s].tiles, id)
@@ -255,7 +251,6 @@ func (t *Table) lift(id int) {
 		}
 	}
 	t.where[id] = place{}
-	t.tiles[id].off = false
 }
 
 // emptiest is the slot holding the fewest tiles, the first of them on a tie.
