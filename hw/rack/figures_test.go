@@ -19,7 +19,9 @@ import (
 // sent when nothing changed. Goal: none. A snapshot that leaves at the very scan a tile moves
 // may be true of the zone as it was a scan before (the load cell's rolling median shows a move
 // a scan late, and one miss of a poorly read tag is no doubt yet): those are counted apart,
-// not as false. Run with -v to see the figure.
+// not as false. A move "superseded" is one made before the zone's last change showed in an ok
+// snapshot (on the reference layout an exposure of three is never ok: two tags, three tiles).
+// Run with -v to see the figure.
 func TestFigureNoise(t *testing.T) {
 	for _, noise := range []simtable.Noise{
 		{TagDropout: 0.01, WeightSpike: 0.02, GhostTag: 0.005},
