@@ -1,7 +1,8 @@
 // Package daemon is `siamesed run`: it builds the table from its configuration (racks, camera,
 // rules, card), follows the game with the tracker, journals every act before it is shown,
 // records finished games in the history, serves the table's public state, and, on the default
-// configuration, plays whole games on a simulated table with virtual players.
+// configuration, follows a simulated table (sim/table) at which it seats virtual players
+// (sim/players).
 package daemon
 
 import (

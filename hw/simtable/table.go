@@ -1,15 +1,18 @@
 // Package simtable is a simulated Mah Jongg table under the real rack code: every physical tile
 // of the set has its own NTAG sticker, the racks are laid out as a hardware profile says (slots,
-// exposure positions, load cells), and the chips under them are hw/simhw's emulators. Players
-// (people or the daemon's simulated players) Put and Take tiles; build.Build with the table's
-// Host returns Scanners whose real PN532, PCA9548 and HX711 drivers read them.
+// exposure positions, load cells). Players (people, or the virtual players of sim/players) Put
+// and Take tiles. Its sensors have two outputs: the chips under the racks are hw/simhw's
+// emulators, read through the table's Host by the real PN532, PCA9548 and HX711 drivers
+// (build.Build); or Sources reads the table directly, without chips or drivers (kind sim
+// profiles, and soaks). build.Open builds either.
 //
 // What the hardware can read is what the table shows it: a tile standing in an "in" slot is in
 // its reader's field; on an "on" position only the two tiles nearest the antenna are (so a kong
 // shows two tags while its load cell weighs four); a PN532 lists at most two tags.
 //
-// Noise (dropped tags, bus errors, ghost tags, weight spikes, a hand over a rack, a silent or
-// unplugged reader) is seeded and repeatable.
+// Noise (dropped tags, weak readers, hands passing over a rack, tiles off centre, bus errors,
+// ghost tags, weight spikes, a hand resting on a rack, a silent or unplugged reader) is seeded
+// and repeatable.
 package simtable
 
 import (
