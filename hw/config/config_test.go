@@ -132,7 +132,7 @@ func TestTimingsHaveSaneRanges(t *testing.T) {
 		{"presence: {burst_hold: 1h}", "presence.burst_hold: 1h0m0s is outside 0 to 1m"},
 		{"presence: {window: 5}", "presence.window: 5 is outside 20 to 100000"},
 		{"presence: {warn_rate: 1}", "presence.warn_rate: 1 is outside 0 to 1"},
-		{"presence: {settle: 1s}", "field settle not found"},
+		{"presence: {settle: 1s}", `unknown field "settle"`},
 	} {
 		doc := "kind: sim\n" + c.edit + "\nracks:\n  - name: a\n"
 		_, err := Parse([]byte(doc))
