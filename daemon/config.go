@@ -1,7 +1,8 @@
 // Package daemon is `siamesed run`: it builds the table from its configuration (racks, camera,
 // rules, card), follows the game with the tracker, journals every act before it is shown,
 // records finished games in the history, serves the table's public state, and, on the default
-// configuration, plays whole games on a simulated table with virtual players.
+// configuration, follows a simulated table (sim/table) at which it seats virtual players
+// (sim/players).
 package daemon
 
 import (
@@ -18,6 +19,7 @@ import (
 	"github.com/siamesetable/siamesed/internal/userfile"
 
 	"github.com/siamesetable/siamesed/internal/yamlline"
+	"github.com/siamesetable/siamesed/sim/table"
 	"gopkg.in/yaml.v3"
 )
 
@@ -129,21 +131,17 @@ type SimConfig struct {
 	Speed float64 `yaml:"speed"`
 	// Fast: a soak run: a simulated clock, as fast as the machine goes.
 	Fast bool `yaml:"fast"`
+	// Racks is how a simulated profile's racks are read: "chips" (emulated PN532s, PCA9548As
+	// and HX711s read by the real drivers) or "direct" (the same table and noise read without
+	// chips or drivers: faster, for long soaks).
+	Racks string `yaml:"racks"`
 	// Seed makes the games repeatable.
 	Seed uint64 `yaml:"seed"`
 	// Faults is the chance, per turn, that a player breaks a rule on purpose.
 	Faults float64 `yaml:"faults"`
-	// Noise is what goes wrong with the sensors.
-	Noise NoiseConfig `yaml:"noise"`
-}
-
-// NoiseConfig is sensor noise on the simulated table, as chances per scan.
-type NoiseConfig struct {
-	TagDropout     float64 `yaml:"tag_dropout"`     // a tag unanswered for one poll
-	BusError       float64 `yaml:"bus_error"`       // one I2C transaction fails
-	GhostTag       float64 `yaml:"ghost_tag"`       // a phone or card near a rack
-	WeightSpike    float64 `yaml:"weight_spike"`    // a load cell reading off for one scan
-	UnknownDiscard float64 `yaml:"unknown_discard"` // a discard the camera cannot name
+	// Noise is what makes the simulated table hard to read: its sensors' noise, the camera's
+	// unknown faces, two hands at once (sim/table.Noise, docs/daemon.md).
+	Noise table.Noise `yaml:"noise"`
 }
 
 // MinSpeed and MaxSpeed bound sim.speed. Past about 5, the simulated camera's frames take longer
@@ -179,7 +177,7 @@ func Defaults() Config {
 		Vision:   VisionConfig{Calibration: "camera/calibration.yaml", Enrolment: "camera/enrolled"},
 		HTTP:     "127.0.0.1:8080",
 		Track:    TrackConfig{AskAfter: Duration(5 * time.Second), Grace: Duration(1500 * time.Millisecond), CallWindow: Duration(10 * time.Second)},
-		Sim:      SimConfig{Players: "virtual", Pace: Duration(400 * time.Millisecond), Speed: 1, Seed: 1, Faults: 0.002},
+		Sim:      SimConfig{Players: "virtual", Pace: Duration(400 * time.Millisecond), Speed: 1, Seed: 1, Faults: 0.002, Racks: "chips"},
 		Stall:    Duration(30 * time.Second),
 		MQTT:     MQTTConfig{Broker: "embedded", Listen: "127.0.0.1:1883", Queue: 4096},
 	}
@@ -277,6 +275,11 @@ func (c *Config) Check() error {
 	default:
 		bad("sim.players", "%q: want virtual or none", c.Sim.Players)
 	}
+	switch c.Sim.Racks {
+	case "chips", "direct":
+	default:
+		bad("sim.racks", "%q: want chips or direct", c.Sim.Racks)
+	}
 	if c.Sim.Games < 0 {
 		bad("sim.games", "negative")
 	}
@@ -287,12 +290,11 @@ func (c *Config) Check() error {
 	case c.Sim.Fast && c.Sim.Speed != 1:
 		bad("sim.speed", "%g with sim.fast: a soak runs as fast as the machine goes; speed is for a table on the real clock", c.Sim.Speed)
 	}
-	for field, p := range map[string]float64{"sim.faults": c.Sim.Faults, "sim.noise.tag_dropout": c.Sim.Noise.TagDropout,
-		"sim.noise.bus_error": c.Sim.Noise.BusError, "sim.noise.ghost_tag": c.Sim.Noise.GhostTag,
-		"sim.noise.weight_spike": c.Sim.Noise.WeightSpike, "sim.noise.unknown_discard": c.Sim.Noise.UnknownDiscard} {
-		if p < 0 || p > 0.5 {
-			bad(field, "%g is outside 0 to 0.5 (a chance)", p)
-		}
+	if p := c.Sim.Faults; !(p >= 0 && p <= 0.5) {
+		bad("sim.faults", "%g is outside 0 to 0.5 (a chance)", p)
+	}
+	for _, err := range c.Sim.Noise.Validate() {
+		errs = append(errs, fmt.Errorf("sim.noise.%w", err))
 	}
 	errs = append(errs, c.MQTT.check()...)
 	errs = append(errs, c.Tournament.check()...)

@@ -52,11 +52,12 @@ track: {ask_after: 1ms, grace: 2h}
 stall: 1s
 sim:
   players: robots
+  racks: drivers
   games: -1
   pace: 1ns
   speed: 0
   faults: 0.9
-  noise: {tag_dropout: -0.1}
+  noise: {tag_dropout: -0.1, weak_readers: 0.2, hand_burst: 0.7, burst_length: 2m, off_centre: 1.5, overlap: 0.6, unknown_discard: -1}
 `
 	_, err := ParseConfig("bad.yaml", []byte(bad))
 	if err == nil {
@@ -66,8 +67,10 @@ sim:
 		"bad.yaml: ", "table: \"table one\"", "rules: empty", "seats[0].name: empty", "seats[0].racks: 1 racks",
 		"seats[1].racks: rack \"a\" is already seats[0]'s", "camera: empty", "http: empty", "pot.cents: negative",
 		"track.ask_after: 1ms is outside", "track.grace: 2h0m0s is outside", "stall: 1s is outside",
-		"sim.players: \"robots\"", "sim.games: negative", "sim.pace: 1ns is outside", "sim.speed: 0 is outside", "sim.faults: 0.9 is outside",
-		"sim.noise.tag_dropout: -0.1 is outside",
+		"sim.players: \"robots\"", "sim.racks: \"drivers\": want chips or direct", "sim.games: negative", "sim.pace: 1ns is outside", "sim.speed: 0 is outside", "sim.faults: 0.9 is outside",
+		"sim.noise.tag_dropout: -0.1 is outside", "sim.noise.weak_dropout: 0 with weak_readers 0.2", "sim.noise.hand_burst: 0.7 is outside 0 to 0.5",
+		"sim.noise.burst_length: 2m0s is outside 0 to 1m", "sim.noise.off_centre: 1.5 is outside 0 to 1", "sim.noise.overlap: 0.6 is outside",
+		"sim.noise.unknown_discard: -1 is outside",
 	} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("the error does not say %q:\n%v", want, err)
@@ -102,6 +105,7 @@ func FuzzParseConfig(f *testing.F) {
 		f.Add(b)
 	}
 	f.Add([]byte("sim: {pace: 1s, noise: {ghost_tag: 0.1}}\n"))
+	f.Add([]byte("sim: {noise: {weak_readers: 0.1, weak_dropout: 0.3, hand_burst: 0.002, burst_length: 1s, off_centre: 0.02, overlap: 0.1}}\n"))
 	f.Add([]byte("seats: [{name: a, racks: [x, y]}]\ntrack: {grace: 3s}"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		c, err := ParseConfig("fuzz.yaml", b)

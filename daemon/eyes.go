@@ -3,7 +3,6 @@ package daemon
 import (
 	"fmt"
 	"log/slog"
-	"slices"
 	"sync"
 	"time"
 
@@ -11,13 +10,14 @@ import (
 	"github.com/siamesetable/siamesed/engine/track"
 	"github.com/siamesetable/siamesed/internal/clock"
 	"github.com/siamesetable/siamesed/internal/visionproc"
+	"github.com/siamesetable/siamesed/sim/table"
 	"github.com/siamesetable/siamesed/vision/wire"
 )
 
 // camera watches the discard area for the table: the vision worker (visionEyes) or, with
-// camera: direct, the simulated camera that skips the vision pipeline (simCamera).
+// camera: direct, the simulated table's direct camera output, without the vision pipeline.
 type camera interface {
-	Eyes
+	table.Camera
 	// due returns the reports whose view has settled by now.
 	due(now time.Time) []track.DiscardReading
 	// health is the camera's state at now, and whether it changed since last asked.
@@ -25,17 +25,10 @@ type camera interface {
 	close() error
 }
 
-// sweeper is a camera that also follows the discards swept away between games and those lying
-// when the players sit down again after a restart.
-type sweeper interface {
-	Clear(at time.Time)
-	Lay(fs []tile.Face, at time.Time)
-}
-
 var (
-	_ camera  = &visionEyes{}
-	_ sweeper = &visionEyes{}
-	_ camera  = &simCamera{}
+	_ camera        = &visionEyes{}
+	_ table.Sweeper = &visionEyes{}
+	_ camera        = directCamera{}
 )
 
 // visionEyes is the camera of the vision worker (siamesed-vision vision watch), a child
@@ -57,7 +50,9 @@ type visionEyes struct {
 	answered int // the last request line answered (done or error)
 	quiet    map[int]bool
 	queue    []track.DiscardReading
-	lying    []tile.Face // sim: what the worker's discard area holds, laid again after a restart
+	// area, on the simulated table, is what its discard area holds: laid again for a worker
+	// started again.
+	area     func() []tile.Face
 	status   track.CameraStatus
 	told     bool // the status was given to the table
 	failures int
@@ -86,49 +81,33 @@ func newVisionEyes(start func() (*visionproc.Proc, error), clk clock.Clock, log 
 	return e, nil
 }
 
-// Show implements Eyes: a virtual player laid a tile in the discards or took one.
+// Show implements table.Camera: a virtual player laid a tile in the discards or took one.
 func (e *visionEyes) Show(seen bool, f tile.Face, at time.Time) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	q := wire.Request{Op: wire.OpPut, Face: f, At: at}
-	if seen {
-		e.lying = append(e.lying, f)
-	} else {
+	if !seen {
 		q.Op = wire.OpTake
-		if i := lastIndex(e.lying, f); i >= 0 {
-			e.lying = slices.Delete(e.lying, i, i+1)
-		}
 	}
 	e.send(q, false)
 }
 
-// Clear implements sweeper: the players swept the discards away for the next game. What the
+// Clear implements table.Sweeper: the players swept the discards away for the next game. What the
 // camera reports of the sweep is not play, and is dropped.
 func (e *visionEyes) Clear(at time.Time) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.lying = nil
 	e.send(wire.Request{Op: wire.OpClear, At: at}, true)
 }
 
-// Lay implements sweeper: these discards lie on the table as the players sit down again.
+// Lay implements table.Sweeper: these discards lie on the table as the players sit down again.
 func (e *visionEyes) Lay(fs []tile.Face, at time.Time) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if at.IsZero() {
 		at = e.clk.Now()
 	}
-	e.lying = append(e.lying, fs...)
 	e.send(wire.Request{Op: wire.OpLay, Faces: fs, At: at}, true)
-}
-
-func lastIndex(fs []tile.Face, f tile.Face) int {
-	for i := len(fs) - 1; i >= 0; i-- {
-		if fs[i] == f {
-			return i
-		}
-	}
-	return -1
 }
 
 // due implements camera; it also restarts a stopped worker once its wait is over.

@@ -84,6 +84,7 @@ func TestVisionEyesRestartAStoppedWorker(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	e.area = func() []tile.Face { return []tile.Face{tile.Bam1, tile.Crak2, tile.Dot3} } // the simulated table's discards
 	e.Show(true, tile.Bam1, eyesT0)
 	e.Show(true, tile.Crak2, eyesT0)
 	e.Show(true, tile.Dot3, eyesT0) // the worker dies reading this
@@ -100,8 +101,8 @@ func TestVisionEyesRestartAStoppedWorker(t *testing.T) {
 	if st, changed := e.health(clk.Now()); !st.Working || !changed {
 		t.Errorf("after the wait: %+v, %v; want working again", st, changed)
 	}
-	if e.proc == nil || !slicesEqual(e.lying, []tile.Face{tile.Bam1, tile.Crak2, tile.Dot3}) {
-		t.Errorf("worker %v, lying %v", e.proc, e.lying)
+	if e.proc == nil {
+		t.Error("no worker after the wait")
 	}
 	// The new worker crashes too (after the lay and one more move): the wait doubles.
 	e.Show(false, tile.Dot3, clk.Now())
@@ -178,5 +179,3 @@ func TestMissingWorkerIsSaidAtStart(t *testing.T) {
 		t.Errorf("a worker of another version: %v", err)
 	}
 }
-
-func slicesEqual(a, b []tile.Face) bool { return tile.Format(a) == tile.Format(b) }

@@ -10,6 +10,7 @@ import (
 	"github.com/siamesetable/siamesed/engine/track"
 	"github.com/siamesetable/siamesed/hw/config"
 	"github.com/siamesetable/siamesed/internal/visionproc"
+	"github.com/siamesetable/siamesed/sim/table"
 	"github.com/siamesetable/siamesed/vision/wire"
 )
 
@@ -22,7 +23,7 @@ func (d *daemon) newCamera(rules *game.Ruleset) (camera, error) {
 	case "none":
 		return nil, nil
 	case "direct":
-		return newSimCamera(cfg.Sim.Seed, cfg.Sim.Noise.UnknownDiscard), nil
+		return directCamera{table.NewDirectCamera(cfg.Sim.Seed, cfg.Sim.Noise.UnknownDiscard)}, nil
 	}
 	bin := cfg.Vision.Worker
 	if bin == "" {
@@ -67,8 +68,10 @@ func (e *visionEyes) ensure(now time.Time) error {
 		e.log.Info("camera worker restarted", "after_failures", e.failures)
 	}
 	e.setStatus(true, "")
-	if len(e.lying) > 0 && p.Mode() == wire.ModeSim {
-		e.send(wire.Request{Op: wire.OpLay, Faces: e.lying, At: now}, true)
+	if e.area != nil && p.Mode() == wire.ModeSim {
+		if fs := e.area(); len(fs) > 0 {
+			e.send(wire.Request{Op: wire.OpLay, Faces: fs, At: now}, true)
+		}
 	}
 	return nil
 }

@@ -2,15 +2,12 @@ package daemon
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/siamesetable/siamesed/configs"
 	"github.com/siamesetable/siamesed/engine/tile"
 	"github.com/siamesetable/siamesed/hw/build"
 	"github.com/siamesetable/siamesed/hw/config"
-	"github.com/siamesetable/siamesed/hw/enroll"
-	"github.com/siamesetable/siamesed/hw/rack"
 	"github.com/siamesetable/siamesed/hw/simtable"
 	"github.com/siamesetable/siamesed/internal/clock"
 )
@@ -40,76 +37,33 @@ func LoadProfile(spec string) (*config.Profile, string, error) {
 	return p, spec, err
 }
 
-// buildRig opens the racks. A simulated profile lays out a simulated table whose own tags and
-// load cells need no enrolment or calibration; real hardware reads both from the data
-// directory (what a user makes lives there, never beside the program).
+// buildRig opens the racks (build.Open). A simulated profile lays out a simulated table whose
+// own tags and load cells need no enrolment or calibration; real hardware reads both from the
+// data directory (what a user makes lives there, never beside the program).
 func buildRig(cfg Config, set tile.Set, dataDir string, clk clock.Clock, host func() (build.Host, error)) (*rig, error) {
 	p, _, err := LoadProfile(cfg.Hardware)
 	if err != nil {
 		return nil, err
 	}
-	opts := build.Options{Clock: clk, Seed: cfg.Sim.Seed}
-	if p.Simulated {
-		t, err := simtable.New(p, simtable.Options{Seed: cfg.Sim.Seed, Set: set})
-		if err != nil {
-			return nil, err
-		}
-		n := cfg.Sim.Noise
-		if err := t.SetNoise(simtable.Noise{TagDropout: n.TagDropout, BusError: n.BusError, GhostTag: n.GhostTag, WeightSpike: n.WeightSpike}); err != nil {
-			return nil, err
-		}
-		opts.NoWait = true
-		r, err := build.Build(p, t.Host(), t.Enrolment(), t.Calibrations(), opts)
-		if err != nil {
-			return nil, err
-		}
-		return &rig{Rig: r, profile: p, table: t}, nil
-	}
 	if p.Kind == config.KindSim {
 		return nil, fmt.Errorf("hardware: %q is the fast simulation above the drivers, which the daemon does not play on: use sim-pn532", cfg.Hardware)
 	}
-	tags, cals, err := userData(p, set, dataDir)
-	if err != nil {
-		return nil, err
-	}
-	h, err := host()
-	if err != nil {
-		return nil, err
-	}
-	var en rack.Enrolment = noTags{}
-	if tags != nil {
-		en = tags
-	}
-	r, err := build.Build(p, h, en, cals, opts)
-	if err != nil {
-		return nil, err
-	}
-	return &rig{Rig: r, profile: p}, nil
-}
-
-// userData opens the tag enrolment and load-cell calibration: the profile's files, relative to
-// the data directory unless absolute.
-func userData(p *config.Profile, set tile.Set, dataDir string) (*enroll.Store, config.Calibrations, error) {
-	at := func(name string) string { return config.InData(dataDir, name) }
-	var tags *enroll.Store
-	if p.Enrolment != "" {
-		var err error
-		if tags, err = enroll.Open(at(p.Enrolment), set); err != nil {
-			return nil, nil, err
+	s := build.Setup{Profile: p, Host: host, Clock: clk}
+	if p.Simulated {
+		s.Sim = build.Sim{Options: simtable.Options{Seed: cfg.Sim.Seed, Set: set}, Noise: cfg.Sim.Noise.Noise, Direct: cfg.Sim.Racks == "direct"}
+	} else {
+		tags, cals, err := build.UserData(p, set, dataDir)
+		if err != nil {
+			return nil, err
+		}
+		s.Calibrations = cals
+		if tags != nil {
+			s.Enrolment = tags
 		}
 	}
-	cals := config.Calibrations{}
-	if name := at(p.Calibration); name != "" {
-		if _, err := os.Stat(name); err == nil {
-			if cals, err = config.LoadCalibrations(name); err != nil {
-				return nil, nil, err
-			}
-		}
+	r, err := build.Open(s)
+	if err != nil {
+		return nil, err
 	}
-	return tags, cals, nil
+	return &rig{Rig: r, profile: p, table: r.Table}, nil
 }
-
-// noTags is the enrolment of racks with no tags enrolled yet: every tag is unknown.
-type noTags struct{}
-
-func (noTags) Face(string) (tile.Face, bool) { return tile.NoFace, false }

@@ -62,7 +62,8 @@ func (l layout) reading(s rack.Snapshot) (track.RackReading, bool) {
 	if !ok {
 		return track.RackReading{}, false
 	}
-	r := track.RackReading{Place: track.Place{Seat: at[0], Rack: at[1], Zone: track.In}, Tiles: s.Counts(), At: s.At, Since: s.Since}
+	r := track.RackReading{Place: track.Place{Seat: at[0], Rack: at[1], Zone: track.In}, Tiles: s.Counts(), At: s.At, Since: s.Since,
+		Confidence: s.Confidence, Sure: s.Sure}
 	if s.Zone == rack.On {
 		r.Zone = track.On
 	}

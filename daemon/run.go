@@ -15,6 +15,7 @@ import (
 	"github.com/siamesetable/siamesed/internal/clock"
 	"github.com/siamesetable/siamesed/mqtt"
 	"github.com/siamesetable/siamesed/setup"
+	"github.com/siamesetable/siamesed/sim/players"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -66,7 +67,7 @@ type daemon struct {
 	rig        *rig
 	monitor    *rack.Monitor
 	camera     camera
-	players    *players
+	players    *players.Players // the virtual players of a simulated table, or nil
 	board      board
 	events     chan event   // inputs to the table loop from other goroutines (MQTT commands)
 	mqtt       *bridge      // nil with mqtt.broker: none
@@ -154,8 +155,7 @@ func Run(ctx context.Context, cfg Config, opt Options) error {
 		return err
 	})
 	err = g.Wait()
-	if d.players != nil && d.players.stats.Games > 0 {
-		st := d.players.stats
+	if st := d.simStats(); st.Games > 0 {
 		d.log.Info("simulated table", "summary", st.String(), "games", st.Games, "exact", st.Exact, "committed", st.Committed,
 			"found", st.Found, "false", st.False, "missed", st.Missed, "hand_entered", st.HandEntered, "helped", st.Helped, "wall", time.Since(begun).Round(time.Millisecond),
 			"games_per_s", fmt.Sprintf("%.2f", float64(st.Games)/time.Since(begun).Seconds()))
@@ -215,23 +215,10 @@ func (d *daemon) build() (err error) {
 	}
 	d.table.Publish = d.board.set
 	d.board.set(d.table.State())
-	d.monitor = rack.NewMonitor(d.clk, d.rig.profile.Settle, d.rig.profile.Period, d.rig.Sources...)
+	d.monitor = d.rig.Monitor(d.clk)
 	d.monitor.Log = d.log
 	if d.rig.table != nil && d.cfg.Sim.Players == "virtual" {
-		if d.cfg.Camera != "sim" && d.cfg.Camera != "direct" {
-			return errors.New("daemon: virtual players need the simulated camera on the discards: camera: sim (or direct)")
-		}
-		d.players = newPlayers(d.cfg.Sim, card.Card, rules, l, d.rig.table, d.camera)
-		d.players.onCheck = func(id string, err error) {
-			if err != nil {
-				d.log.Warn("simulated game tracked otherwise than played", "game", id, "err", err)
-			}
-		}
-		if d.table.resumed || d.table.Game().Seq > 0 {
-			if err := d.players.sitDown(d.table); err != nil {
-				return err
-			}
-		}
+		return d.seatPlayers(rules, card.Card, l)
 	}
 	return nil
 }
@@ -301,7 +288,7 @@ func (d *daemon) runLive(ctx context.Context) error {
 					return err
 				}
 				if now := d.clk.Now(); d.players != nil && !now.Before(next) {
-					pace, done, err := d.players.step(d.table, now, d.say)
+					pace, done, err := d.players.Step(d.table, now, d.say)
 					if err != nil {
 						return err
 					}
@@ -325,7 +312,7 @@ func (d *daemon) runFast(ctx context.Context) error {
 	for ctx.Err() == nil {
 		now := clk.Now()
 		if d.players != nil && !now.Before(next) {
-			pace, done, err := d.players.step(d.table, now, d.say)
+			pace, done, err := d.players.Step(d.table, now, d.say)
 			if err != nil {
 				return err
 			}

@@ -9,8 +9,12 @@ import (
 	"time"
 
 	"github.com/siamesetable/siamesed/engine/game"
+	"github.com/siamesetable/siamesed/hw/rack"
+	"github.com/siamesetable/siamesed/hw/simtable"
 	"github.com/siamesetable/siamesed/internal/clock"
 	"github.com/siamesetable/siamesed/journal"
+	"github.com/siamesetable/siamesed/sim/players"
+	"github.com/siamesetable/siamesed/sim/table"
 )
 
 // fastConfig is a soak run of the simulated table: a simulated clock, n games, the simulated
@@ -20,7 +24,7 @@ func fastConfig(n int, faults float64) Config {
 	c.Camera = "direct"
 	c.HTTP = "127.0.0.1:0"
 	c.Sim.Fast, c.Sim.Games, c.Sim.Faults = true, n, faults
-	c.Sim.Noise = NoiseConfig{TagDropout: 0.002, BusError: 0.00002, GhostTag: 0.0002, WeightSpike: 0.001, UnknownDiscard: 0.05}
+	c.Sim.Noise = table.Noise{Noise: simtable.Noise{TagDropout: 0.002, BusError: 0.00002, GhostTag: 0.0002, WeightSpike: 0.001}, UnknownDiscard: 0.05}
 	return c
 }
 
@@ -52,9 +56,9 @@ func runSim(t testing.TB, cfg Config, dataDir string) *simRun {
 	t.Cleanup(d.close)
 	r := &simRun{d: d}
 	// The players compare each game with their own once the table has ended it.
-	d.players.onCheck = func(id string, _ error) {
-		p := d.players
-		r.games = append(r.games, finished{id: id, truth: p.truth.State, tracked: d.table.Game(), log: p.truth.Log(), faults: len(p.truth.Deliberate)})
+	d.players.OnCheck = func(id string, _ error) {
+		truth := d.players.Truth()
+		r.games = append(r.games, finished{id: id, truth: truth.State, tracked: d.table.Game(), log: truth.Log(), faults: len(truth.Deliberate)})
 	}
 	if err := d.runFast(context.Background()); err != nil && err != errDone {
 		t.Fatal(err)
@@ -75,6 +79,33 @@ func TestSimulatedGamesAreTrackedFromTheSensors(t *testing.T) {
 	r.trackedExactly(t, n)
 }
 
+// TestSimulatedGamesOnDirectRacks: the same table read without chips or drivers (sim.racks:
+// direct, the soak's fast path) is tracked as exactly.
+func TestSimulatedGamesOnDirectRacks(t *testing.T) {
+	cfg := fastConfig(2, 0)
+	cfg.Sim.Racks, cfg.Sim.Seed = "direct", 2
+	r := runSim(t, cfg, t.TempDir())
+	r.trackedExactly(t, 2)
+	if fw := r.d.rig.Readers[0].Firmware; fw != "simulated" {
+		t.Errorf("the first reader is %q, not the direct path's", fw)
+	}
+	// Each reader's read rate is in the health report (/api/health, MQTT health).
+	h := r.d.monitor.Health()
+	if len(h) != 8 {
+		t.Fatalf("health of %d zones", len(h))
+	}
+	for _, z := range h {
+		if len(z.Readers) != map[rack.Zone]int{rack.In: 15, rack.On: 4}[z.Zone] {
+			t.Errorf("%s/%s: %d readers in the health report", z.Rack, z.Zone, len(z.Readers))
+		}
+		for _, rd := range z.Readers {
+			if rd.Failing || rd.Polls > 0 && rd.ReadRate < 0.95 {
+				t.Errorf("%s/%s %+v at the default noise", z.Rack, z.Zone, rd)
+			}
+		}
+	}
+}
+
 // trackedExactly checks that n games finished, each ended as it was played, and no fault was
 // found that was not committed on purpose.
 func (r *simRun) trackedExactly(t *testing.T, n int) {
@@ -83,10 +114,10 @@ func (r *simRun) trackedExactly(t *testing.T, n int) {
 		t.Fatalf("%d games finished, want %d", len(r.games), n)
 	}
 	for _, g := range r.games {
-		if err := sameGame(g.tracked, g.truth); err != nil {
+		if err := players.SameGame(g.tracked, g.truth); err != nil {
 			t.Errorf("game %s: %v", g.id, err)
 		}
-		if found := faultCount(g.tracked); found != g.faults {
+		if found := players.FaultCount(g.tracked); found != g.faults {
 			t.Errorf("game %s: %d faults found, %d committed on purpose", g.id, found, g.faults)
 		}
 	}

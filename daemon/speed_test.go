@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/siamesetable/siamesed/internal/clock"
+	"github.com/siamesetable/siamesed/sim/table"
 )
 
 // TestSpeedRunsTheWholeTableFaster: a simulated table at sim.speed 5 runs on a clock five times
@@ -17,7 +18,7 @@ import (
 func TestSpeedRunsTheWholeTableFaster(t *testing.T) {
 	cfg := Defaults()
 	cfg.Camera, cfg.HTTP, cfg.MQTT.Broker = "direct", "127.0.0.1:0", "none"
-	cfg.Sim.Faults, cfg.Sim.Noise = 0, NoiseConfig{}
+	cfg.Sim.Faults, cfg.Sim.Noise = 0, table.Noise{}
 	cfg.Sim.Speed = 5
 	if err := cfg.Check(); err != nil {
 		t.Fatal(err)
@@ -43,7 +44,7 @@ func TestSpeedRunsTheWholeTableFaster(t *testing.T) {
 	// At life speed four seconds hold the deal's first three or four tiles (a tile racked is
 	// looked at: three paces of 400 ms); five times as fast, some fifteen.
 	g := d.table.Game()
-	played := len(d.players.truth.Log())
+	played := len(d.players.Truth().Log())
 	t.Logf("%v of the wall clock: the table clock ran %v; the players made %d acts, the table tracked %d", elapsed, d.clk.Now().Sub(start), played, g.Seq)
 	if played < 9 {
 		t.Errorf("the players made %d acts in %v of the wall clock, want at least 9 at five times life speed", played, elapsed)
@@ -51,7 +52,7 @@ func TestSpeedRunsTheWholeTableFaster(t *testing.T) {
 	if g.Seq < played-2 {
 		t.Errorf("the table tracked %d acts of the players' %d", g.Seq, played)
 	}
-	if _, same := d.players.sameSoFar(g); !same {
+	if _, same := d.players.SameSoFar(g); !same {
 		t.Errorf("the table's record (%d acts) is not the players' game (%d acts)", g.Seq, played)
 	}
 	if q := d.table.tracker.Questions(); len(q) > 0 {

@@ -69,7 +69,7 @@ func TestSimulatedGamesThroughTheVisionPipeline(t *testing.T) {
 	cfg.Camera, cfg.Vision.Worker = "sim", visionWorker(t)
 	r := runSim(t, cfg, t.TempDir())
 	r.trackedExactly(t, n)
-	if st := r.d.players.stats; st.Games != n || st.Exact != n {
+	if st := r.d.players.Stats(); st.Games != n || st.Exact != n {
 		t.Errorf("soak: %s", st.String())
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"github.com/siamesetable/siamesed/engine/game"
 	"github.com/siamesetable/siamesed/history"
 	"github.com/siamesetable/siamesed/journal"
+	"github.com/siamesetable/siamesed/sim/players"
+	"github.com/siamesetable/siamesed/sim/table"
 )
 
 // wpConfig is fastConfig at a Wright-Patterson table, with the built-in limit list.
@@ -38,7 +40,7 @@ func TestWrightPattersonTablesAreTrackedFromTheSensors(t *testing.T) {
 		cfg    Config
 		faults bool
 	}{
-		{"quiet", func() Config { c := wpConfig(n, 0); c.Sim.Noise = NoiseConfig{}; return c }(), false},
+		{"quiet", func() Config { c := wpConfig(n, 0); c.Sim.Noise = table.Noise{}; return c }(), false},
 		{"noisy", wpConfig(n, 0), false},
 		{"faults", wpConfig(n, 0.01), true},
 	} {
@@ -98,28 +100,6 @@ func TestWrightPattersonTablesAreTrackedFromTheSensors(t *testing.T) {
 	}
 }
 
-// TestSameGameComparesFlowersAndRolls: a game tracked with a flower on the wrong rack, or a
-// roll otherwise than played, is not the game played.
-func TestSameGameComparesFlowersAndRolls(t *testing.T) {
-	played := game.State{Seats: make([]game.Seat, 2), EastRoll: [4]int{5, 2}, Prevailing: 4}
-	played.Seats[0].Racks[1].Flowers = 1
-	if err := sameGame(played, played); err != nil {
-		t.Fatalf("a game is not itself: %v", err)
-	}
-	for name, change := range map[string]func(*game.State){
-		"flower on the other rack": func(s *game.State) { s.Seats[0].Racks[1].Flowers, s.Seats[0].Racks[0].Flowers = 0, 1 },
-		"roll for East":            func(s *game.State) { s.EastRoll[1] = 3 },
-		"prevailing roll":          func(s *game.State) { s.Prevailing = 3 },
-	} {
-		tracked := played
-		tracked.Seats = []game.Seat{played.Seats[0], played.Seats[1]}
-		change(&tracked)
-		if err := sameGame(tracked, played); err == nil {
-			t.Errorf("%s: taken for the game played", name)
-		}
-	}
-}
-
 // faultsNamed checks games with rules broken on purpose: n games finished, and every game in
 // which no rule was broken was tracked exactly with no fault named. A game with a fault may be
 // tracked otherwise, as at any table (a tile picked and thrown before its rack settled, read
@@ -130,14 +110,14 @@ func (r *simRun) faultsNamed(t *testing.T, n int) {
 	if len(r.games) != n {
 		t.Fatalf("%d games finished, want %d", len(r.games), n)
 	}
-	var st SoakStats
+	var st players.Stats
 	for _, g := range r.games {
-		err := st.add(g.tracked, g.truth, g.faults)
+		err := st.Add(g.tracked, g.truth, g.faults)
 		switch {
 		case g.faults == 0 && err != nil:
 			t.Errorf("game %s, no rule broken: %v", g.id, err)
-		case g.faults == 0 && faultCount(g.tracked) > 0:
-			t.Errorf("game %s, no rule broken: %d faults named", g.id, faultCount(g.tracked))
+		case g.faults == 0 && players.FaultCount(g.tracked) > 0:
+			t.Errorf("game %s, no rule broken: %d faults named", g.id, players.FaultCount(g.tracked))
 		case err != nil:
 			t.Logf("game %s, %d rules broken on purpose, tracked otherwise: %v", g.id, g.faults, err)
 		}
@@ -300,8 +280,8 @@ func TestWrightPattersonRestart(t *testing.T) {
 				t.Fatalf("the resumed game did not finish: %v", err)
 			}
 			g := d.table.Game()
-			if g.Result == nil || faultCount(g) != 0 {
-				t.Fatalf("the resumed game: result %+v, %d faults named: %+v", g.Result, faultCount(g), g.Warnings)
+			if g.Result == nil || players.FaultCount(g) != 0 {
+				t.Fatalf("the resumed game: result %+v, %d faults named: %+v", g.Result, players.FaultCount(g), g.Warnings)
 			}
 			again, err := journal.Load(rpath, journal.Sources{})
 			if err != nil || again.State.Digest() != g.Digest() {

@@ -11,7 +11,6 @@ import (
 	"github.com/siamesetable/siamesed/hw/build"
 	"github.com/siamesetable/siamesed/hw/config"
 	"github.com/siamesetable/siamesed/hw/enroll"
-	"github.com/siamesetable/siamesed/hw/rack"
 	"github.com/siamesetable/siamesed/hw/simtable"
 	"github.com/siamesetable/siamesed/internal/clock"
 	"github.com/siamesetable/siamesed/internal/datadir"
@@ -78,47 +77,26 @@ func hwOpenSetup(path, dataDir, setName string) (*hwSetup, error) {
 		}
 	}
 	s := &hwSetup{path: path, profile: p, tagPath: config.InData(dataDir, p.Enrolment), calPath: config.InData(dataDir, p.Calibration)}
-	if s.tagPath != "" {
-		if s.tags, err = enroll.Open(s.tagPath, set); err != nil {
-			return nil, err
-		}
-	}
-	s.cals = config.Calibrations{}
-	if s.calPath != "" {
-		if s.cals, err = config.LoadCalibrations(s.calPath); err != nil {
-			return nil, err
-		}
+	if s.tags, s.cals, err = build.UserData(p, set, dataDir); err != nil {
+		return nil, err
 	}
 	return s, nil
 }
 
-// rig builds the racks: on the Pi's buses and pins after periph's host.Init, on a simulated
-// table's emulated chips for a simulated profile, or as simulated racks for kind sim.
+// rig builds the racks (build.Open): on the Pi's buses and pins after periph's host.Init, or a
+// simulated table's, on emulated chips for a simulated profile or read directly for kind sim.
 func (s *hwSetup) rig() (*build.Rig, error) {
-	var h build.Host
-	var en rack.Enrolment = hwNoTags{}
+	setup := build.Setup{Profile: s.profile, Host: hwOpenHost, Wrap: s.wrap, Calibrations: s.cals,
+		Sim: build.Sim{Options: simtable.Options{Seed: s.simSeed}}}
 	if s.tags != nil {
-		en = s.tags
+		setup.Enrolment = s.tags
 	}
-	cals, opts := s.cals, build.Options{}
-	switch {
-	case s.profile.Simulated:
-		t, err := simtable.New(s.profile, simtable.Options{Seed: s.simSeed})
-		if err != nil {
-			return nil, err
-		}
-		s.table, h, en, cals = t, t.Host(), t.Enrolment(), t.Calibrations()
-		opts.NoWait = true // the emulated chips answer at once: no pause between status polls
-	case s.profile.Kind != config.KindSim:
-		var err error
-		if h, err = hwOpenHost(); err != nil {
-			return nil, err
-		}
+	r, err := build.Open(setup)
+	if err != nil {
+		return nil, err
 	}
-	if s.wrap != nil && h != nil {
-		h = s.wrap(h)
-	}
-	return build.Build(s.profile, h, en, cals, opts)
+	s.table = r.Table
+	return r, nil
 }
 
 // hwRefuseSimulated explains why a command that needs a person at real hardware does not run
@@ -129,9 +107,5 @@ func (s *hwSetup) hwRefuseSimulated(what string) error {
 	}
 	return nil
 }
-
-type hwNoTags struct{}
-
-func (hwNoTags) Face(string) (tile.Face, bool) { return tile.NoFace, false }
 
 var errHWNoEnrolment = errors.New("the profile names no enrolment file")

@@ -12,7 +12,7 @@ import (
 	"github.com/siamesetable/siamesed/hw/config"
 	"github.com/siamesetable/siamesed/hw/enroll"
 	"github.com/siamesetable/siamesed/hw/rack"
-	"github.com/siamesetable/siamesed/hw/sim"
+	"github.com/siamesetable/siamesed/hw/simtable"
 )
 
 func init() {
@@ -41,7 +41,7 @@ func runEnrollTags(ctx context.Context, args []string, stdout, stderr io.Writer)
 	var reader rack.TagReader
 	name := "sim"
 	if setup.profile.Kind == config.KindSim {
-		reader = sim.NewTagStream(uint32(*seed))
+		reader = simtable.NewTagStream(uint32(*seed))
 	} else {
 		rig, err := setup.rig()
 		if err != nil {

@@ -42,7 +42,7 @@ func runHWScan(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	defer rig.Close()
-	if setup.table != nil && *deal {
+	if setup.table != nil && setup.profile.Simulated && *deal {
 		if err := hwDealDemo(setup.table, *seed); err != nil {
 			return err
 		}
@@ -51,7 +51,7 @@ func runHWScan(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *wait <= 0 {
 		*wait = 2*p.Settle + p.Period
 	}
-	m := rack.NewMonitor(hwClock, p.Settle, p.Period, rig.Sources...)
+	m := rig.Monitor(hwClock)
 	latest := map[rack.Key]rack.Snapshot{}
 	end := hwClock.Now().Add(*wait)
 	var cycles []time.Duration
@@ -163,11 +163,16 @@ func (r *hwScanReport) print(w io.Writer, d time.Duration) {
 	for _, h := range r.Health {
 		if !h.Degraded {
 			fmt.Fprintf(w, "  %s/%s ok\n", h.Rack, h.Zone)
-			continue
+		} else {
+			fmt.Fprintf(w, "  %s/%s DEGRADED\n", h.Rack, h.Zone)
 		}
-		fmt.Fprintf(w, "  %s/%s DEGRADED\n", h.Rack, h.Zone)
 		for _, f := range h.Faults {
 			fmt.Fprintf(w, "    %s\n", f)
+		}
+		for _, rd := range h.Readers {
+			if rd.Failing {
+				fmt.Fprintf(w, "    reader %s failing: read rate %.0f%% over %d tag polls\n", rd.Reader, 100*rd.ReadRate, rd.Polls)
+			}
 		}
 	}
 }

@@ -63,6 +63,12 @@ type RackReading struct {
 	// the sensors read each move before the zone settled: a throw and a pick read together
 	// are told apart by them.
 	Left, Came []Moved
+	// Confidence is the chance that the tags named are exactly those in the readers' reach
+	// (hw/rack: a tag missed for a few polls may have left, a new one read a few times may be a
+	// ghost); Sure says it is 0.99 or more. A reading from a source that cannot say (a test's
+	// fake) leaves both zero.
+	Confidence float64
+	Sure       bool
 }
 
 // Moved is a face and when a zone's readings first showed a tile of it leave or arrive.

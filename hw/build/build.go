@@ -1,7 +1,8 @@
 // Package build turns a hardware profile into rack sources: the real drivers for pn532,
-// mfrc522 and loadcell profiles, simulated racks for sim. It is the one place that knows how
-// the packages fit together; the buses and pins come from a Host, so tests pass fakes and the
-// daemon passes periph's registries after host.Init.
+// mfrc522 and loadcell profiles, on the Pi's buses or a simulated table's emulated chips, or a
+// simulated table read directly. It is the one place that knows how the packages fit together
+// (Open); the buses and pins come from a Host, so tests pass fakes and the daemon passes
+// periph's registries after host.Init.
 package build
 
 import (
@@ -14,7 +15,7 @@ import (
 	"github.com/siamesetable/siamesed/hw/config"
 	"github.com/siamesetable/siamesed/hw/loadcell"
 	"github.com/siamesetable/siamesed/hw/rack"
-	"github.com/siamesetable/siamesed/hw/sim"
+	"github.com/siamesetable/siamesed/hw/simtable"
 	"github.com/siamesetable/siamesed/internal/clock"
 	"periph.io/x/conn/v3/gpio"
 	"periph.io/x/conn/v3/i2c"
@@ -35,8 +36,6 @@ type Options struct {
 	NoWait bool
 	// Clock times the PN532 polls (nil: the wall clock).
 	Clock clock.Clock
-	// Seed for simulated racks' noise.
-	Seed uint64
 }
 
 // ReaderInfo is what `hw scan` shows about a reader at start-up.
@@ -54,8 +53,8 @@ type Rig struct {
 	Cells map[rack.Key]*loadcell.Cell
 	// Readers lists every reader with its start-up state.
 	Readers []ReaderInfo
-	// Sims are the simulated racks of a sim profile, by name.
-	Sims map[string]*sim.Rack
+	// Table is the simulated table the racks are on (nil on real hardware).
+	Table *simtable.Table
 	// TagReaders are every slot's reader, for enrolment.
 	TagReaders []Slot
 	// Warnings are problems that do not stop the rig (e.g. a bus whose speed is fixed).
@@ -74,16 +73,11 @@ type Slot struct {
 // with its error and stays in the rack, so it degrades that rack instead of stopping the daemon;
 // a bus or mux that cannot be opened at all is an error.
 func Build(p *config.Profile, h Host, en rack.Enrolment, cals config.Calibrations, o Options) (*Rig, error) {
-	rig := &Rig{Profile: p, Cells: map[rack.Key]*loadcell.Cell{}, Sims: map[string]*sim.Rack{}}
+	rig := &Rig{Profile: p, Cells: map[rack.Key]*loadcell.Cell{}}
 	var err error
 	switch p.Kind {
 	case config.KindSim:
-		for i, r := range p.Racks {
-			s := sim.New(r.Name, len(r.Cells) > 0, o.Seed+uint64(i))
-			rig.Sims[r.Name] = s
-			rig.Sources = append(rig.Sources, s)
-		}
-		return rig, nil
+		err = errors.New("build: kind sim is a simulated table read without drivers: build it with Open")
 	case config.KindPN532:
 		err = rig.buildPN532(h, en, cals, o)
 	case config.KindMFRC522:

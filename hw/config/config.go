@@ -39,7 +39,18 @@ type Profile struct {
 	Enrolment   string        `yaml:"enrolment"`   // UID -> face file (in the data directory unless absolute)
 	Calibration string        `yaml:"calibration"` // load cell calibration file (in the data directory unless absolute)
 	TileGrams   float64       `yaml:"tile_grams"`
-	Racks       []Rack        `yaml:"racks"`
+	// Presence tunes how each zone's tags are judged by their read rates (docs/hardware.md);
+	// every field has a default.
+	Presence rack.Params `yaml:"presence"`
+	Racks    []Rack      `yaml:"racks"`
+}
+
+// Params are the rack package's parameters for this profile: its presence section, its settle
+// window, and the defaults.
+func (p *Profile) Params() rack.Params {
+	q := p.Presence
+	q.Settle = p.Settle
+	return q.WithDefaults()
 }
 
 // Rack is one physical rack.
@@ -163,6 +174,9 @@ func (p *Profile) Validate() error {
 	inRange("period", p.Period, MinPeriod, MaxPeriod, "how often every reader is scanned")
 	if p.Period > p.Settle && p.Settle >= MinSettle {
 		bad("period", "%v is longer than settle (%v): a rack could never be seen to settle", p.Period, p.Settle)
+	}
+	for _, err := range p.Presence.Validate() {
+		errs = append(errs, fmt.Errorf("config: presence.%w", err))
 	}
 	if p.TileGrams < 1 || p.TileGrams > 100 {
 		bad("tile_grams", "%g is outside 1 to 100 grams (one tile's weight)", p.TileGrams)

@@ -5,8 +5,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/siamesetable/siamesed/hw/loadcell"
+	"github.com/siamesetable/siamesed/hw/rack"
 )
 
 func TestShippedProfilesLoad(t *testing.T) {
@@ -124,6 +126,13 @@ func TestTimingsHaveSaneRanges(t *testing.T) {
 		{"tile_grams: 1000", "tile_grams: 1000 is outside 1 to 100"},
 		{"i2c_speed_hz: 5", "i2c_speed_hz: 5 is outside"},
 		{"simulated: true", "simulated: kind sim is simulated already"},
+		{"presence: {delta: 0.5}", "presence.delta: 0.5 is outside 0 to 0.01"},
+		{"presence: {new_delta: 2}", "presence.new_delta: 2 is outside"},
+		{"presence: {ghost: -1}", "presence.ghost: -1 is outside 0 to 0.5"},
+		{"presence: {burst_hold: 1h}", "presence.burst_hold: 1h0m0s is outside 0 to 1m"},
+		{"presence: {window: 5}", "presence.window: 5 is outside 20 to 100000"},
+		{"presence: {warn_rate: 1}", "presence.warn_rate: 1 is outside 0 to 1"},
+		{"presence: {settle: 1s}", `unknown field "settle"`},
 	} {
 		doc := "kind: sim\n" + c.edit + "\nracks:\n  - name: a\n"
 		_, err := Parse([]byte(doc))
@@ -133,6 +142,13 @@ func TestTimingsHaveSaneRanges(t *testing.T) {
 	}
 	if _, err := Parse([]byte("kind: sim\nsettle: 300ms\nperiod: 50ms\nracks:\n  - name: a\n")); err != nil {
 		t.Errorf("the sim defaults: %v", err)
+	}
+	p, err := Parse([]byte("kind: sim\nsettle: 400ms\npresence: {delta: 1e-6, burst_hold: 3s}\nracks:\n  - name: a\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q := p.Params(); q.Settle != 400*time.Millisecond || q.Delta != 1e-6 || q.BurstHold != 3*time.Second || q.Ghost != rack.DefaultGhost {
+		t.Errorf("params %+v", q)
 	}
 }
 

@@ -82,7 +82,7 @@ func Loop(ctx context.Context, clk clock.Clock, store *Store, r rack.TagReader, 
 			prompted = tile.NoFace
 			break // one tile at a time
 		}
-		last = uids
+		last = slices.Clone(uids) // a reader may reuse its slice
 		t, c := clk.NewTimer(period)
 		select {
 		case <-ctx.Done():

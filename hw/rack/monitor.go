@@ -14,17 +14,21 @@ import (
 // DefaultPeriod is the pause between scans of all racks.
 const DefaultPeriod = 50 * time.Millisecond
 
-// Monitor scans its sources in a loop, settles each zone and hands out snapshots and health.
+// Monitor scans its sources in a loop, judges each zone's tags and hands out snapshots and
+// health.
 type Monitor struct {
 	Clock  clock.Clock
 	Period time.Duration
-	Settle time.Duration
+	// Params tune how tags are judged; set them before the first Step.
+	Params Params
 	Log    *slog.Logger
 
 	sources []Source
 	mu      sync.Mutex
-	stab    map[Key]*Stabiliser
+	zones   map[Key]*Presence
 	health  map[Key][]Fault
+	// failing is each reader named failing (by its read rate) in the log, by rack zone.
+	failing map[Key]map[string]bool
 	// faultSince is when each zone's reader first reported each kind of fault, without a
 	// break; warned, the zones whose fault lasted long enough to be logged as a warning.
 	faultSince map[Key]map[faultID]time.Time
@@ -50,8 +54,8 @@ func NewMonitor(clk clock.Clock, settle, period time.Duration, sources ...Source
 	if settle <= 0 {
 		settle = DefaultSettle
 	}
-	return &Monitor{Clock: clk, Period: period, Settle: settle, Log: slog.New(slog.DiscardHandler),
-		sources: sources, stab: map[Key]*Stabiliser{}, health: map[Key][]Fault{},
+	return &Monitor{Clock: clk, Period: period, Params: Params{Settle: settle}, Log: slog.New(slog.DiscardHandler),
+		sources: sources, zones: map[Key]*Presence{}, health: map[Key][]Fault{}, failing: map[Key]map[string]bool{},
 		faultSince: map[Key]map[faultID]time.Time{}, warned: map[Key]bool{}}
 }
 
@@ -66,14 +70,15 @@ func (m *Monitor) Step(ctx context.Context) []Snapshot {
 			o := &obs[i]
 			k := o.Key()
 			m.noteHealth(k, o.Faults, now)
-			st := m.stab[k]
-			if st == nil {
-				st = NewStabiliser(m.Settle)
-				m.stab[k] = st
+			z := m.zones[k]
+			if z == nil {
+				z = NewPresence(m.Params)
+				m.zones[k] = z
 			}
-			if s, ok := st.Observe(o, now); ok {
+			if s, ok := z.Observe(o, now); ok {
 				out = append(out, s)
 			}
+			m.noteRates(k, z)
 		}
 		m.mu.Unlock()
 	}
@@ -119,8 +124,8 @@ func (m *Monitor) Moving() []Key {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var out []Key
-	for k, st := range m.stab {
-		if st.Moving() {
+	for k, z := range m.zones {
+		if z.Moving() {
 			out = append(out, k)
 		}
 	}
@@ -134,7 +139,11 @@ func (m *Monitor) Health() []Health {
 	defer m.mu.Unlock()
 	hs := make([]Health, 0, len(m.health))
 	for k, fs := range m.health {
-		hs = append(hs, Health{Rack: k.Rack, Zone: k.Zone, Degraded: len(fs) > 0, Faults: fs})
+		h := Health{Rack: k.Rack, Zone: k.Zone, Degraded: len(fs) > 0, Faults: fs}
+		if z := m.zones[k]; z != nil {
+			h.Readers = z.Readers()
+		}
+		hs = append(hs, h)
 	}
 	slices.SortFunc(hs, func(a, b Health) int {
 		if a.Rack != b.Rack {
@@ -148,12 +157,13 @@ func (m *Monitor) Health() []Health {
 	return hs
 }
 
-// Health is one rack zone's health report.
+// Health is one rack zone's health report: this scan's faults, and each reader's read rate.
 type Health struct {
-	Rack     string  `json:"rack"`
-	Zone     Zone    `json:"zone"`
-	Degraded bool    `json:"degraded"`
-	Faults   []Fault `json:"faults,omitempty"`
+	Rack     string         `json:"rack"`
+	Zone     Zone           `json:"zone"`
+	Degraded bool           `json:"degraded"`
+	Faults   []Fault        `json:"faults,omitempty"`
+	Readers  []ReaderHealth `json:"readers,omitempty"`
 }
 
 // Run scans every Period until ctx ends, calling emit with each settled snapshot. A failing rack

@@ -8,7 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/siamesetable/siamesed/hw/config"
 	"github.com/siamesetable/siamesed/hw/rack"
+	"github.com/siamesetable/siamesed/hw/simtable"
 	"github.com/siamesetable/siamesed/internal/clock"
 )
 
@@ -77,5 +79,52 @@ func TestTransientFaultsAreNotWarnings(t *testing.T) {
 	}
 	if n := log.count("DEBUG rack fault"); n < 25 {
 		t.Errorf("%d glitches logged for debugging, want every one (about 30)", n)
+	}
+}
+
+// TestFailingReadersAreNamed: readers that read worse than the warning rate are named in the
+// log (once each) and flagged failing in the health report, before any tile goes wrong; the
+// others are not. A reader reading about at the warning rate is not named and cleared over and
+// over.
+func TestFailingReadersAreNamed(t *testing.T) {
+	p, err := config.Load("../../configs/hw/sim-pn532.yaml")
+	must(t, err)
+	tb, err := simtable.New(p, simtable.Options{Seed: 6})
+	must(t, err)
+	must(t, tb.SetNoise(simtable.Noise{TagDropout: 0.115}))
+	must(t, tb.Put("p1a", rack.In, faces(t, "1B 2B 3B 4C 5C 6C 7D 8D 9D E S W N J RD")...))
+	clk := clock.NewFake(time.Date(2026, 11, 25, 19, 0, 0, 0, time.UTC))
+	m := rack.NewMonitor(clk, 0, 0, tb.Sources()[0])
+	log := &logged{}
+	m.Log = slog.New(log)
+	for range 4000 {
+		m.Step(context.Background())
+		clk.Advance(rack.DefaultPeriod)
+	}
+	if n := log.count("WARN rack reader failing"); n > 15 {
+		t.Errorf("15 readers at the warning rate named failing %d times", n)
+	}
+	tb.Clear()
+	must(t, tb.SetNoise(simtable.Noise{TagDropout: 0.002, WeakReaders: 0.2, WeakDropout: 0.3}))
+	must(t, tb.Put("p1a", rack.In, faces(t, "1B 2B 3B 4C 5C 6C 7D 8D 9D E S W N J RD")...))
+	m = rack.NewMonitor(clk, 0, 0, tb.Sources()[0])
+	log = &logged{}
+	m.Log = slog.New(log)
+	for range 2000 {
+		m.Step(context.Background())
+		clk.Advance(rack.DefaultPeriod)
+	}
+	failing := 0
+	for _, rd := range m.Health()[0].Readers {
+		weak := rd.ReadRate < 0.8
+		if rd.Failing != weak || !weak && rd.ReadRate < 0.99 {
+			t.Errorf("%+v", rd)
+		}
+		if rd.Failing {
+			failing++
+		}
+	}
+	if n := log.count("WARN rack reader failing"); failing < 1 || n != failing {
+		t.Errorf("%d readers failing, %d named in the log", failing, n)
 	}
 }

@@ -7,9 +7,10 @@ import (
 	"time"
 
 	"github.com/siamesetable/siamesed/engine/tile"
+	"github.com/siamesetable/siamesed/hw/config"
 	"github.com/siamesetable/siamesed/hw/loadcell"
 	"github.com/siamesetable/siamesed/hw/rack"
-	"github.com/siamesetable/siamesed/hw/sim"
+	"github.com/siamesetable/siamesed/hw/simtable"
 	"github.com/siamesetable/siamesed/internal/clock"
 )
 
@@ -24,11 +25,34 @@ func faces(t testing.TB, s string) []tile.Face {
 	return fs
 }
 
-func TestStabiliserWaitsForTheWindow(t *testing.T) {
+// simRacks is a simulated table on the kind sim profile (configs/hw/sim.yaml: racks p1a to p2b,
+// one reader a zone that reaches every tile, a load cell under each), read directly, and its
+// racks' sources.
+func simRacks(t testing.TB, seed uint64) (*simtable.Table, []rack.Source) {
+	t.Helper()
+	p, err := config.Load("../../configs/hw/sim.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb, err := simtable.New(p, simtable.Options{Seed: seed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tb, tb.Sources()
+}
+
+func must(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestMonitorWaitsForTheWindow(t *testing.T) {
 	clk := clock.NewFake(t0)
-	r := sim.New("R1", true, 1)
-	r.Put(rack.In, faces(t, "1B 1B 2C")...)
-	m := rack.NewMonitor(clk, 300*time.Millisecond, 50*time.Millisecond, r)
+	tb, srcs := simRacks(t, 1)
+	must(t, tb.Put("p1a", rack.In, faces(t, "1B 1B 2C")...))
+	m := rack.NewMonitor(clk, 300*time.Millisecond, 50*time.Millisecond, srcs[0])
 	ctx := context.Background()
 	var got []rack.Snapshot
 	for i := 0; i <= 6; i++ { // 0, 50, .., 300 ms
@@ -54,10 +78,13 @@ func TestStabiliserWaitsForTheWindow(t *testing.T) {
 	}
 }
 
+// TestTransitAndHandProduceNothing: a tile passing over a reader (read for one poll) and a
+// hand resting on the rack (its weight never a whole number of tiles) make no snapshot; when the
+// hand lifts, the zone settles.
 func TestTransitAndHandProduceNothing(t *testing.T) {
 	clk := clock.NewFake(t0)
-	r := sim.New("R1", true, 1)
-	m := rack.NewMonitor(clk, 0, 0, r)
+	tb, srcs := simRacks(t, 1)
+	m := rack.NewMonitor(clk, 0, 0, srcs[0])
 	ctx := context.Background()
 	step := func(n int) (out []rack.Snapshot) {
 		for i := 0; i < n; i++ {
@@ -66,25 +93,23 @@ func TestTransitAndHandProduceNothing(t *testing.T) {
 		}
 		return out
 	}
-	step(10) // settle the empty rack
-	// A tile in transit: on for 100ms, off, on again (flapping).
-	for i := 0; i < 5; i++ {
-		r.Put(rack.In, tile.Joker)
-		if s := step(2); len(s) != 0 {
-			t.Fatalf("tile in transit produced %v", s)
-		}
-		r.Take(rack.In, tile.Joker)
-		if s := step(2); len(s) != 0 {
+	step(10)                 // settle the empty rack
+	for i := 0; i < 5; i++ { // a tile carried past: in reach for one poll
+		must(t, tb.Put("p1a", rack.In, tile.Joker))
+		m.Step(ctx)
+		must(t, tb.Take("p1a", rack.In, tile.Joker))
+		clk.Advance(50 * time.Millisecond)
+		if s := step(12); len(s) != 0 {
 			t.Fatalf("tile in transit produced %v", s)
 		}
 	}
 	// A hand over the rack while a tile is placed: nothing until the hand lifts and 300 ms pass.
-	r.SetHand(true)
-	r.Put(rack.On, faces(t, "RD RD RD")...)
+	must(t, tb.SetHand("p1a", true))
+	must(t, tb.Put("p1a", rack.On, faces(t, "RD RD RD")...))
 	if s := step(40); len(s) != 0 {
 		t.Fatalf("hand over the rack produced %v", s)
 	}
-	r.SetHand(false)
+	must(t, tb.SetHand("p1a", false))
 	s := step(8)
 	if len(s) != 1 || s[0].Zone != rack.On || s[0].Count != 3 {
 		t.Fatalf("after the hand lifted: %v", s)
@@ -93,9 +118,9 @@ func TestTransitAndHandProduceNothing(t *testing.T) {
 
 func TestRunWithFakeClock(t *testing.T) {
 	clk := clock.NewFake(t0)
-	r := sim.New("R1", false, 1)
-	r.Put(rack.In, faces(t, "N N N")...)
-	m := rack.NewMonitor(clk, 300*time.Millisecond, 100*time.Millisecond, r)
+	tb, srcs := simRacks(t, 1)
+	must(t, tb.Put("p1a", rack.In, faces(t, "N N N")...))
+	m := rack.NewMonitor(clk, 300*time.Millisecond, 100*time.Millisecond, srcs[0])
 	ctx, cancel := context.WithCancel(context.Background())
 	out := make(chan rack.Snapshot, 4)
 	done := make(chan error)
@@ -105,9 +130,11 @@ func TestRunWithFakeClock(t *testing.T) {
 		waitPending(t, clk)
 		clk.Advance(100 * time.Millisecond)
 	}
+	// Scans 100 ms apart: the tags are judged by the fourth read, the load cell's count by its
+	// fifth reading (see TestFirstSnapshot), at 400 ms.
 	s := <-out
-	if !s.At.Equal(t0.Add(300 * time.Millisecond)) {
-		t.Fatalf("settled at %v, want t0+300ms", s.At.Sub(t0))
+	if !s.At.Equal(t0.Add(400 * time.Millisecond)) {
+		t.Fatalf("settled at %v, want t0+400ms", s.At.Sub(t0))
 	}
 	cancel()
 	if err := <-done; !errors.Is(err, context.Canceled) {
@@ -218,11 +245,11 @@ func TestLoadCellsOnlyRack(t *testing.T) {
 
 func TestOneFailingRackDoesNotStopTheOthers(t *testing.T) {
 	clk := clock.NewFake(t0)
-	good, bad := sim.New("p1a", true, 1), sim.New("p1b", true, 2)
-	good.Put(rack.In, faces(t, "3D 3D")...)
-	bad.Put(rack.In, faces(t, "5B")...)
-	bad.SetSilent(rack.In, true)
-	m := rack.NewMonitor(clk, 0, 0, good, bad)
+	tb, srcs := simRacks(t, 1)
+	must(t, tb.Put("p1a", rack.In, faces(t, "3D 3D")...))
+	must(t, tb.Put("p1b", rack.In, faces(t, "5B")...))
+	must(t, tb.SetSilent("p1b", "in-all", true))
+	m := rack.NewMonitor(clk, 0, 0, srcs[0], srcs[1])
 	got := map[string]rack.Snapshot{}
 	for i := 0; i < 8; i++ {
 		for _, s := range m.Step(context.Background()) {

@@ -14,7 +14,7 @@ import (
 var ErrSilent = errors.New("rack: reader silent")
 
 // TagReader is one RFID reader under one tile slot: the UIDs (as hex strings, e.g.
-// "DE:AD:BE:EF") of the tags in its field now.
+// "DE:AD:BE:EF") of the tags in its field now. The slice may be reused by the next ReadTags.
 type TagReader interface {
 	ReadTags() ([]string, error)
 }
@@ -38,7 +38,8 @@ type Slot struct {
 
 // Source is anything that scans racks: the hardware Scanner and the simulated racks alike.
 type Source interface {
-	// Scan reads every zone of its rack once.
+	// Scan reads every zone of its rack once. The observations may be reused by the next
+	// Scan: keep what is needed (a Monitor judges them at once).
 	Scan(ctx context.Context) []Observation
 	// Rack names the rack.
 	Rack() string
@@ -50,6 +51,8 @@ type Scanner struct {
 	Slots    []Slot
 	Cells    map[Zone]Weigher
 	Enrolled Enrolment
+
+	obs [2]Observation // reused scan to scan: In, On
 }
 
 var _ Source = (*Scanner)(nil)
@@ -60,44 +63,53 @@ func (s *Scanner) Rack() string { return s.Name }
 // Scan reads every slot and load cell once, in order. A scan cut short by ctx returns nothing:
 // half a rack must not look like a rack with fewer tiles.
 func (s *Scanner) Scan(ctx context.Context) []Observation {
-	obs := make([]Observation, len(Zones))
-	idx := map[Zone]*Observation{}
+	obs := s.obs[:]
+	idx := func(z Zone) *Observation {
+		if z == On {
+			return &obs[1]
+		}
+		return &obs[0]
+	}
 	for i, z := range Zones {
-		obs[i] = Observation{Rack: s.Name, Zone: z}
-		idx[z] = &obs[i]
+		obs[i] = Observation{Rack: s.Name, Zone: z, Readers: obs[i].Readers[:0], Tags: obs[i].Tags[:0]}
 	}
 	for _, sl := range s.Slots {
 		if ctx.Err() != nil {
 			break
 		}
-		o := idx[sl.Zone]
+		o := idx(sl.Zone)
 		o.Tagged = true
+		ri := len(o.Readers)
+		o.Readers = append(o.Readers, ReaderRead{Name: sl.Name})
 		uids, err := sl.Reader.ReadTags()
 		if err != nil {
 			kind := BusError
 			if errors.Is(err, ErrSilent) {
 				kind = Silent
 			}
+			o.Readers[ri].Fault, o.Readers[ri].Detail = kind, err.Error()
 			o.Faults = append(o.Faults, Fault{s.Name, sl.Zone, sl.Name, kind, err.Error()})
 			continue
 		}
 		for _, u := range uids {
 			f, ok := s.Enrolled.Face(u)
 			if !ok {
+				f = tile.NoFace
 				o.Faults = append(o.Faults, Fault{s.Name, sl.Zone, sl.Name, Unenrolled, "tag " + u})
-				continue
+			} else {
+				o.Tiles[f]++
 			}
-			o.Tiles[f]++
+			o.Tags = append(o.Tags, TagRead{UID: u, Face: f, Reader: ri})
 		}
 	}
 	if ctx.Err() != nil {
 		return nil
 	}
 	for z, c := range s.Cells {
-		o := idx[z]
-		if o == nil {
+		if !z.Valid() {
 			continue
 		}
+		o := idx(z)
 		o.HasCell = true
 		n, err := c.Count()
 		if err != nil {

@@ -5,8 +5,6 @@ package rack
 
 import (
 	"fmt"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/siamesetable/siamesed/engine/tile"
@@ -71,6 +69,14 @@ type Snapshot struct {
 	// the first consistent reading that showed each (absent when none did before this one).
 	Left []Dated `json:"left,omitempty"`
 	Came []Dated `json:"came,omitempty"`
+	// Confidence is the chance that the tags named are exactly the tags in the readers' reach:
+	// the product, over every tag still in doubt, of the chance it is judged rightly (a tag
+	// present but missed for a few polls may have left; a new tag read only a few times may be
+	// a ghost). Undecided lists the faces of the tags in real doubt (a chance of 1% or more of
+	// being judged wrongly); Sure is Confidence of 0.99 or more.
+	Confidence float64     `json:"confidence"`
+	Undecided  []tile.Face `json:"undecided,omitempty"`
+	Sure       bool        `json:"sure"`
 }
 
 // Dated is a face and when a reading showed it move.
@@ -123,72 +129,41 @@ func (f Fault) String() string {
 	return s
 }
 
-// Observation is one scan of one zone, before settling.
+// Observation is one scan of one zone, before its tags are judged.
 type Observation struct {
 	Rack string
 	Zone Zone
-	// Tagged: the zone has RFID readers. Tiles holds faces of enrolled tags seen.
+	// Tagged: the zone has RFID readers. Tiles counts the faces of the enrolled tags read.
 	Tagged bool
 	Tiles  tile.Counts
+	// Readers are the zone's readers in slot order, each with whether it answered; Tags are
+	// the tags they read (a tag two readers read is listed twice).
+	Readers []ReaderRead
+	Tags    []TagRead
 	// Weighed: the zone has a load cell and it answered.
 	Weighed     bool
 	WeightTiles int
 	WeightSure  bool
 	HasCell     bool
-	Faults      []Fault
+	// Faults are this scan's problems, for the health report (a tag missed for one poll is no
+	// fault; a reader that failed this poll is).
+	Faults []Fault
+}
+
+// ReaderRead is one reader's poll: Fault is empty when it answered (with tags or none).
+type ReaderRead struct {
+	Name   string
+	Fault  FaultKind
+	Detail string
+}
+
+// TagRead is one tag a reader read: Reader indexes Observation.Readers; Face is tile.NoFace
+// for a tag nobody enrolled (a phone, a bank card).
+type TagRead struct {
+	UID    string
+	Face   tile.Face
+	Reader int
 }
 
 // Key returns the rack zone observed.
 func (o *Observation) Key() Key { return Key{o.Rack, o.Zone} }
-
-// settled reports whether this observation could be a snapshot at all: a weight that is not a
-// whole number of tiles (a hand over the rack, a tile in transit) never settles.
-func (o *Observation) settled() bool { return !o.HasCell || !o.Weighed || o.WeightSure }
-
-// signature is the part of an observation that must stay the same through the settle window.
-func (o *Observation) signature() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%v|%d|%v|%v|", o.Tiles, o.WeightTiles, o.Weighed, o.WeightSure)
-	fs := make([]string, len(o.Faults))
-	for i, f := range o.Faults {
-		fs[i] = string(f.Kind) + "@" + f.Reader
-	}
-	slices.Sort(fs)
-	b.WriteString(strings.Join(fs, ","))
-	return b.String()
-}
-
-// snapshot builds the snapshot an observation settles into.
-func (o *Observation) snapshot() Snapshot {
-	s := Snapshot{Rack: o.Rack, Zone: o.Zone, Tiles: o.Tiles.Faces(), WeightCount: -1}
-	if s.Tiles == nil {
-		s.Tiles = []tile.Face{}
-	}
-	s.TagCount = len(s.Tiles)
-	s.Count = s.TagCount
-	s.Faults = slices.Clone(o.Faults)
-	if o.HasCell && o.Weighed {
-		s.WeightCount = o.WeightTiles
-		s.Count = o.WeightTiles
-	}
-	switch {
-	case len(o.Faults) > 0 && !onlyMismatch(o.Faults):
-		s.Quality = Degraded
-	case !o.Tagged && s.WeightCount >= 0:
-		s.Quality = WeightOnly
-	case s.WeightCount >= 0 && s.WeightCount != s.TagCount:
-		s.Quality = Disagree
-	default:
-		s.Quality = OK
-	}
-	return s
-}
-
-func onlyMismatch(fs []Fault) bool {
-	for _, f := range fs {
-		if f.Kind != WeightMismatch {
-			return false
-		}
-	}
-	return true
-}

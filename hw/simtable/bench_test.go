@@ -47,17 +47,46 @@ func BenchmarkScanFourRacks(b *testing.B) {
 	}
 }
 
-// BenchmarkMonitorStep is one Monitor step over the four emulated racks, settling included: the
-// unit of work of the daemon's soak mode.
-func BenchmarkMonitorStep(b *testing.B) {
+// BenchmarkScanFourRacksDirect is the same scan on the direct path: the real Scanner and load
+// cells on the table, without chips or drivers.
+func BenchmarkScanFourRacksDirect(b *testing.B) {
 	w := dealt(b, 1)
+	srcs := w.table.Sources()
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
-		w.mon.Step(ctx)
-		w.clk.Advance(w.p.Period)
+		for _, s := range srcs {
+			if obs := s.Scan(ctx); len(obs) != 2 {
+				b.Fatal(obs)
+			}
+		}
 	}
-	w.noViolations()
+}
+
+// BenchmarkMonitorStep is one Monitor step over the four racks, each tag judged: the unit of
+// work of the daemon's soak mode, through the chips and drivers (sim.racks: chips) and direct.
+func BenchmarkMonitorStep(b *testing.B) {
+	for _, direct := range []bool{false, true} {
+		name := "chips"
+		if direct {
+			name = "direct"
+		}
+		b.Run(name, func(b *testing.B) {
+			w := dealt(b, 1)
+			mon := w.mon
+			if direct {
+				mon = rack.NewMonitor(w.clk, w.p.Settle, w.p.Period, w.table.Sources()...)
+			}
+			must(b, w.table.SetNoise(simtable.Noise{TagDropout: 0.002, BusError: 0.00002, GhostTag: 0.0002, WeightSpike: 0.001}))
+			ctx := context.Background()
+			b.ReportAllocs()
+			for b.Loop() {
+				mon.Step(ctx)
+				w.clk.Advance(w.p.Period)
+			}
+			w.noViolations()
+		})
+	}
 }
 
 // BenchmarkNewTableAndRig lays out a table and builds its rig (76 PN532s initialised through the

@@ -25,8 +25,9 @@ type world struct {
 	clk   *clock.Fake
 	mon   *rack.Monitor
 	taps  []*tap
-	// latest is the last snapshot of each zone.
+	// latest is the last snapshot of each zone; before, what each zone held at the scan before.
 	latest map[rack.Key]rack.Snapshot
+	before map[rack.Key]tile.Counts
 }
 
 func load(t testing.TB, name string) *config.Profile {
@@ -59,7 +60,7 @@ func newWorld(t testing.TB, p *config.Profile, o simtable.Options) *world {
 			t.Fatalf("reader %s/%s did not start: %v", r.Rack, r.Slot, r.Err)
 		}
 	}
-	w := &world{t: t, p: p, table: tb, rig: rig, clk: clk, latest: map[rack.Key]rack.Snapshot{}}
+	w := &world{t: t, p: p, table: tb, rig: rig, clk: clk, latest: map[rack.Key]rack.Snapshot{}, before: map[rack.Key]tile.Counts{}}
 	var srcs []rack.Source
 	for _, s := range rig.Sources {
 		tp := &tap{Source: s, faults: map[rack.FaultKind]int{}}
@@ -119,35 +120,50 @@ func (w *world) step(n int) []rack.Snapshot {
 			w.latest[rack.Key{Rack: s.Rack, Zone: s.Zone}] = s
 			out = append(out, s)
 		}
+		for _, r := range w.table.Racks() {
+			for _, z := range rack.Zones {
+				w.before[rack.Key{Rack: r, Zone: z}], _ = w.table.Contents(r, z)
+			}
+		}
 		w.clk.Advance(w.p.Period)
 	}
 	return out
 }
 
-// settle scans until a settle window and a bit more has passed with no move.
+// settle scans until every zone has settled: a settle window and a bit more, and until no
+// zone is being decided (at most ten seconds).
 func (w *world) settle() []rack.Snapshot {
 	w.t.Helper()
-	return w.step(int(w.p.Settle/w.p.Period) + 3)
+	out := w.step(int(w.p.Settle/w.p.Period) + 3)
+	for i := 0; i < int(10*time.Second/w.p.Period) && len(w.mon.Moving()) > 0; i++ {
+		out = append(out, w.step(1)...)
+	}
+	return out
 }
 
 // check holds a settled snapshot to what is really on the table: no tile is ever named that is
 // not there; an OK snapshot names exactly what the readers can reach; a weighed zone counts
-// every tile.
+// every tile. The load cell's driver takes the median of its last three conversions, so a count
+// shows a move a scan late: a snapshot may be true of the zone as it was at the scan before.
 func (w *world) check(s rack.Snapshot) {
 	w.t.Helper()
-	truth, err := w.table.Contents(s.Rack, s.Zone)
+	now, err := w.table.Contents(s.Rack, s.Zone)
 	if err != nil {
 		w.t.Fatal(err)
 	}
 	vis, _ := w.table.Visible(s.Rack, s.Zone)
 	got := s.Counts()
+	truth, before := now, w.before[rack.Key{Rack: s.Rack, Zone: s.Zone}]
+	if s.WeightCount >= 0 && s.Count != now.Total() && s.Count == before.Total() {
+		truth = before
+	}
 	if !truth.Contains(&got) {
 		w.t.Fatalf("%v names a tile that is not there (truth %v)", s, truth)
 	}
 	if s.WeightCount >= 0 && s.Count != truth.Total() {
 		w.t.Fatalf("%v counts %d tiles, there are %d", s, s.Count, truth.Total())
 	}
-	if s.Quality == rack.OK && (got != vis || got != truth) {
+	if s.Quality == rack.OK && (got != truth || truth == now && got != vis) {
 		w.t.Fatalf("OK snapshot %v, but the truth is %v and the readers reach %v", s, truth, vis)
 	}
 }

@@ -1,49 +1,90 @@
 package simtable
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/siamesetable/siamesed/hw/loadcell"
 	"github.com/siamesetable/siamesed/hw/simhw"
 )
 
-// Noise is what goes wrong, as probabilities in [0,1]. Each is drawn from the seeded stream of
-// the reader, cell or bus it affects, so a run repeats exactly for the same seed and the same
-// sequence of scans and moves.
+// Noise is what goes wrong with the sensors, chances in [0,1] unless said otherwise. Each is
+// drawn from the seeded stream of the reader, cell or bus it affects, so a run repeats exactly
+// for the same seed and the same sequence of scans and moves. The YAML keys are the daemon's
+// sim.noise keys (docs/daemon.md).
 type Noise struct {
 	// TagDropout: a tag in a reader's field does not answer one poll (InListPassiveTarget).
-	TagDropout float64
+	TagDropout float64 `yaml:"tag_dropout"`
 	// BusError: one I2C transaction fails (drawn per transaction; a 19-slot rack makes about 136
 	// a scan). Half are an address NACK the chip never sees, half an I/O error after it did.
-	BusError float64
+	BusError float64 `yaml:"bus_error"`
 	// GhostTag: a phone or a bank card on the rack answers one poll of one reader, next to or
 	// instead of a tile (its UID is not enrolled).
-	GhostTag float64
+	GhostTag float64 `yaml:"ghost_tag"`
 	// WeightSpike: one load-cell conversion is off by half a tile to a tile and a half (a knock
 	// on the table).
-	WeightSpike float64
+	WeightSpike float64 `yaml:"weight_spike"`
+	// WeakReaders is the share of readers that read worse than the rest (which ones is drawn
+	// once per table from its seed: a reader mounted a little low, a weaker antenna); a tag in
+	// a weak reader's field misses a poll with chance WeakDropout instead of TagDropout.
+	WeakReaders float64 `yaml:"weak_readers"`
+	WeakDropout float64 `yaml:"weak_dropout"`
+	// HandBurst is the chance, per rack zone and scan, that a hand passes over the rack: two to
+	// four adjacent readers read none of their tags for BurstLength (default 1s).
+	HandBurst   float64       `yaml:"hand_burst"`
+	BurstLength time.Duration `yaml:"burst_length"`
+	// OffCentre is the chance that a tile is set down off its antenna: until it is lifted again
+	// its tag answers only half the polls.
+	OffCentre float64 `yaml:"off_centre"`
 }
 
-// Validate checks that every probability is in [0,1].
-func (n Noise) Validate() error {
+// DefaultBurstLength is how long a hand over the rack hides tags when BurstLength is not set.
+const DefaultBurstLength = time.Second
+
+// offCentreRead is the chance that a tile set off its antenna answers a poll.
+const offCentreRead = 0.5
+
+// pollTransactions is about how many I2C transactions one PN532 poll takes (mux select,
+// command, ACK, status polls, response): what one draw of a bus error per poll stands for on
+// the direct path.
+const pollTransactions = 7
+
+// Validate lists every value out of range, each named by its YAML key.
+func (n Noise) Validate() []error {
+	var errs []error
 	for _, p := range []struct {
-		name string
-		v    float64
-	}{{"tag dropout", n.TagDropout}, {"bus error", n.BusError}, {"ghost tag", n.GhostTag}, {"weight spike", n.WeightSpike}} {
-		if !(p.v >= 0 && p.v <= 1) {
-			return fmt.Errorf("simtable: %s probability %v is outside 0-1", p.name, p.v)
+		name   string
+		v, top float64
+	}{
+		{"tag_dropout", n.TagDropout, 0.5}, {"bus_error", n.BusError, 0.5}, {"ghost_tag", n.GhostTag, 0.5},
+		{"weight_spike", n.WeightSpike, 0.5}, {"weak_readers", n.WeakReaders, 1}, {"weak_dropout", n.WeakDropout, 1},
+		{"hand_burst", n.HandBurst, 0.5}, {"off_centre", n.OffCentre, 1},
+	} {
+		if !(p.v >= 0 && p.v <= p.top) {
+			errs = append(errs, fmt.Errorf("%s: %g is outside 0 to %g (a chance)", p.name, p.v, p.top))
 		}
 	}
-	return nil
+	if n.BurstLength < 0 || n.BurstLength > time.Minute {
+		errs = append(errs, fmt.Errorf("burst_length: %v is outside 0 to 1m", n.BurstLength))
+	}
+	if n.WeakReaders > 0 && n.WeakDropout == 0 {
+		errs = append(errs, fmt.Errorf("weak_dropout: 0 with weak_readers %g: a weak reader's tags miss polls with chance weak_dropout", n.WeakReaders))
+	}
+	return errs
 }
 
 // SetNoise changes the noise from the next transaction, poll or conversion on.
 func (t *Table) SetNoise(n Noise) error {
-	if err := n.Validate(); err != nil {
-		return err
+	if errs := n.Validate(); len(errs) > 0 {
+		return fmt.Errorf("simtable: noise: %w", errors.Join(errs...))
+	}
+	if n.BurstLength == 0 {
+		n.BurstLength = DefaultBurstLength
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -72,10 +113,15 @@ func (t *Table) SetSilent(rackName, reader string, on bool) error {
 	if err != nil {
 		return err
 	}
-	if sl.pn532 == nil {
+	if sl.kind == mfrcReader {
 		return fmt.Errorf("simtable: %s/%s: only a PN532 goes silent", rackName, reader)
 	}
-	sl.pn532.SetSilent(on)
+	if sl.pn532 != nil {
+		sl.pn532.SetSilent(on)
+	}
+	t.mu.Lock()
+	sl.silent = on
+	t.mu.Unlock()
 	return nil
 }
 
@@ -92,6 +138,9 @@ func (t *Table) SetUnplugged(rackName, reader string, off bool) error {
 	case sl.mfrc != nil:
 		sl.mfrc.Unplug(off)
 	}
+	t.mu.Lock()
+	sl.unplugged = off
+	t.mu.Unlock()
 	return nil
 }
 
@@ -124,31 +173,75 @@ func (t *Table) glitch(rng *rand.Rand) simhw.Glitch {
 	return simhw.DataError
 }
 
-// field is a reader's RF field: the tags of the tiles its antenna reaches, less those that drop
-// out of this poll, and now and then a ghost.
+// field is a reader's RF field, as its emulated chip asks for it each poll.
 func (t *Table) field(sl *slotState, rng *rand.Rand) func([]simhw.Tag) []simhw.Tag {
+	var ids []int
 	return func(dst []simhw.Tag) []simhw.Tag {
 		t.mu.Lock()
-		n := t.noise
-		reach := sl.tiles
-		if sl.inRange > 0 && len(reach) > sl.inRange {
-			reach = reach[:sl.inRange]
-		}
-		for _, i := range reach {
-			if n.TagDropout == 0 || rng.Float64() >= n.TagDropout {
+		defer t.mu.Unlock()
+		var g simhw.Tag
+		ids, g = t.inField(sl, rng, ids[:0])
+		for _, i := range ids {
+			if i == ghostID {
+				dst = append(dst, g)
+			} else {
 				dst = append(dst, t.tiles[i].tag)
 			}
 		}
-		t.mu.Unlock()
-		if n.GhostTag > 0 && rng.Float64() < n.GhostTag {
-			g := ghost(rng)
-			if rng.IntN(2) == 0 {
-				dst = append(dst, g)
-			} else {
-				dst = append([]simhw.Tag{g}, dst...)
-			}
-		}
 		return dst
+	}
+}
+
+// ghostID stands for the ghost among the tiles inField lists.
+const ghostID = -1
+
+// inField is what answers one poll of a reader, in the order it answers: the tiles (by index)
+// its antenna reaches, less those that miss this poll (dropped, off centre, under a hand), and
+// now and then a ghost (ghostID, the tag returned). The caller holds t.mu. Each kind of noise
+// draws only when it is on, so a table without it repeats the draws of one that never had it.
+func (t *Table) inField(sl *slotState, rng *rand.Rand, ids []int) ([]int, simhw.Tag) {
+	n := &t.noise
+	if n.HandBurst > 0 && sl.burst == 0 && rng.Float64() < n.HandBurst/float64(len(sl.zone.slots)) {
+		t.burst(sl, rng)
+	}
+	drop := n.TagDropout
+	if sl.weak < n.WeakReaders {
+		drop = n.WeakDropout
+	}
+	reach := sl.tiles
+	if sl.inRange > 0 && len(reach) > sl.inRange {
+		reach = reach[:sl.inRange]
+	}
+	if sl.burst > 0 {
+		sl.burst--
+		reach = nil
+	}
+	for _, i := range reach {
+		tl := &t.tiles[i]
+		if drop > 0 && rng.Float64() < drop || tl.off && rng.Float64() >= offCentreRead {
+			continue
+		}
+		ids = append(ids, i)
+	}
+	var g simhw.Tag
+	if n.GhostTag > 0 && rng.Float64() < n.GhostTag {
+		g = ghost(rng)
+		if rng.IntN(2) == 0 {
+			ids = append(ids, ghostID)
+		} else {
+			ids = slices.Insert(ids, 0, ghostID)
+		}
+	}
+	return ids, g
+}
+
+// burst has a hand pass over the rack from slot sl on: it and the next one to three slots of its
+// zone read nothing of their tiles for BurstLength. The caller holds t.mu.
+func (t *Table) burst(sl *slotState, rng *rand.Rand) {
+	polls := max(1, int(t.noise.BurstLength/t.profile.Period))
+	zs := sl.zone
+	for i := sl.index; i < min(len(zs.slots), sl.index+2+rng.IntN(3)); i++ {
+		zs.slots[i].burst = max(zs.slots[i].burst, polls)
 	}
 }
 

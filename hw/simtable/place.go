@@ -89,6 +89,7 @@ func (t *Table) Exchange(rackName string, z rack.Zone, out, in tile.Face) error 
 		}
 	}
 	t.where[nu[0]], t.where[old[0]] = p, place{}
+	t.tiles[nu[0]].off = t.noise.OffCentre > 0 && t.placing.Float64() < t.noise.OffCentre
 	return nil
 }
 
@@ -125,7 +126,8 @@ func (t *Table) Contents(rackName string, z rack.Zone) (tile.Counts, error) {
 
 // Visible returns the tiles of a zone the readers can name with no noise: every tile in an
 // "in" slot, at most two of an "on" position; a PN532 lists at most two, an MFRC522 one and
-// nothing when two answer at once; a zone without readers shows none.
+// nothing when two answer at once; a zone without readers shows none (but on kind sim, where
+// one reader a zone reads every tile).
 func (t *Table) Visible(rackName string, z rack.Zone) (tile.Counts, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -140,9 +142,9 @@ func (t *Table) Visible(rackName string, z rack.Zone) (tile.Counts, error) {
 			reach = reach[:sl.inRange]
 		}
 		switch {
-		case sl.pn532 != nil:
+		case sl.kind == pn532Reader:
 			reach = reach[:min(len(reach), 2)]
-		case sl.mfrc != nil && len(reach) == 1:
+		case sl.kind == mfrcReader && len(reach) == 1, sl.kind == anyReader:
 		default:
 			reach = nil
 		}
@@ -228,11 +230,13 @@ func (t *Table) find(zs *zoneState, fs []tile.Face) ([]int, error) {
 	return ids, nil
 }
 
-// lay puts tiles in slot s of a zone.
+// lay puts tiles in slot s of a zone, each set down off its antenna with chance
+// Noise.OffCentre (drawn at every laying: a tile lifted and laid again may sit right).
 func (t *Table) lay(zs *zoneState, s int, ids ...int) {
 	for _, id := range ids {
 		zs.slots[s].tiles = append(zs.slots[s].tiles, id)
 		t.where[id] = place{zone: zs, slot: s}
+		t.tiles[id].off = t.noise.OffCentre > 0 && t.placing.Float64() < t.noise.OffCentre
 	}
 }
 

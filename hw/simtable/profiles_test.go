@@ -1,6 +1,7 @@
 package simtable_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/siamesetable/siamesed/engine/tile"
@@ -51,10 +52,19 @@ func TestLoadCellProfile(t *testing.T) {
 	w.noViolations()
 }
 
-// TestSimProfileRefused: kind sim has no chips; its racks stay above the drivers.
-func TestSimProfileRefused(t *testing.T) {
-	if _, err := simtable.New(load(t, "sim.yaml"), simtable.Options{}); err == nil {
-		t.Fatal("a table for a kind sim profile")
+// TestSimProfile: kind sim has no chips: its table is read directly, one reader a zone that
+// reaches every tile.
+func TestSimProfile(t *testing.T) {
+	tb, err := simtable.New(load(t, "sim.yaml"), simtable.Options{Seed: 1})
+	must(t, err)
+	if _, err := tb.Host().OpenI2C("1"); err == nil {
+		t.Fatal("kind sim has an emulated bus")
+	}
+	must(t, tb.Put("p1a", rack.In, faces(t, hand)...))
+	must(t, tb.Put("p1a", rack.On, faces(t, "5D 5D 5D 5D")...))
+	obs := tb.Sources()[0].Scan(context.Background())
+	if len(obs) != 2 || obs[0].Tiles.Total() != 14 || obs[1].Tiles.Total() != 4 || obs[0].WeightTiles != 14 || len(obs[0].Readers) != 1 {
+		t.Fatalf("kind sim reads %+v", obs)
 	}
 }
 

@@ -1,15 +1,18 @@
 // Package simtable is a simulated Mah Jongg table under the real rack code: every physical tile
 // of the set has its own NTAG sticker, the racks are laid out as a hardware profile says (slots,
-// exposure positions, load cells), and the chips under them are hw/simhw's emulators. Players
-// (people or the daemon's simulated players) Put and Take tiles; build.Build with the table's
-// Host returns Scanners whose real PN532, PCA9548 and HX711 drivers read them.
+// exposure positions, load cells). Players (people, or the virtual players of sim/players) Put
+// and Take tiles. Its sensors have two outputs: the chips under the racks are hw/simhw's
+// emulators, read through the table's Host by the real PN532, PCA9548 and HX711 drivers
+// (build.Build); or Sources reads the table directly, without chips or drivers (kind sim
+// profiles, and soaks). build.Open builds either.
 //
 // What the hardware can read is what the table shows it: a tile standing in an "in" slot is in
 // its reader's field; on an "on" position only the two tiles nearest the antenna are (so a kong
 // shows two tags while its load cell weighs four); a PN532 lists at most two tags.
 //
-// Noise (dropped tags, bus errors, ghost tags, weight spikes, a hand over a rack, a silent or
-// unplugged reader) is seeded and repeatable.
+// Noise (dropped tags, weak readers, hands passing over a rack, tiles off centre, bus errors,
+// ghost tags, weight spikes, a hand resting on a rack, a silent or unplugged reader) is seeded
+// and repeatable.
 package simtable
 
 import (
@@ -56,10 +59,11 @@ type Table struct {
 	enrol   Enrolment
 	cals    config.Calibrations
 
-	mu    sync.Mutex // guards where, the zones' slots, noise and hands
-	where []place
-	racks []*rackState
-	noise Noise
+	mu      sync.Mutex // guards where, the tiles' placing, the zones' slots, noise and hands
+	where   []place
+	racks   []*rackState
+	noise   Noise
+	placing *rand.Rand // draws which tiles are set down off centre
 
 	buses map[string]*simhw.Bus
 	pins  map[string]*pinRef
@@ -72,6 +76,7 @@ type physTile struct {
 	tag   simhw.Tag
 	uid   string
 	grams float64
+	off   bool // set down off its antenna (Noise.OffCentre)
 }
 
 // place is where a tile is: off the racks (zone nil), or in a slot of a zone.
@@ -82,9 +87,6 @@ type place struct {
 
 // New lays out the racks of p and makes the tiles of the set, each with its own tag.
 func New(p *config.Profile, o Options) (*Table, error) {
-	if p.Kind == config.KindSim {
-		return nil, errors.New("simtable: kind sim has no chips to emulate; use a pn532, mfrc522 or loadcell profile")
-	}
 	if o.Set.Count.Total() == 0 {
 		o.Set = tile.American()
 	}
@@ -97,6 +99,7 @@ func New(p *config.Profile, o Options) (*Table, error) {
 	}
 	t := &Table{profile: p, log: &simhw.Log{}, enrol: Enrolment{}, cals: config.Calibrations{},
 		buses: map[string]*simhw.Bus{}, pins: map[string]*pinRef{}, spis: map[string]*spiReader{}}
+	t.placing = rand.New(rand.NewPCG(o.Seed, 0x0ff))
 	rng := rand.New(rand.NewPCG(o.Seed, 0x7a61))
 	t.makeTiles(rng, o)
 	if err := t.layout(rng, o); err != nil {

@@ -1,4 +1,9 @@
-package daemon
+// Package players is the virtual players of a simulated table: they play their own game
+// (sim.Game) with their hands on the physical table (sim/table), as people would, whatever the
+// referee makes of it, and they behave as people at a table do when it asks: they stop while a
+// question is open and, after a while, enter by hand the act the sensors missed. The daemon
+// tracks their game from the sensors alone; Stats compares the two.
+package players
 
 import (
 	"errors"
@@ -9,35 +14,42 @@ import (
 
 	"github.com/siamesetable/siamesed/engine/card"
 	"github.com/siamesetable/siamesed/engine/game"
-	"github.com/siamesetable/siamesed/engine/tile"
 	"github.com/siamesetable/siamesed/engine/track"
 	"github.com/siamesetable/siamesed/hw/rack"
 	"github.com/siamesetable/siamesed/sim"
+	"github.com/siamesetable/siamesed/sim/table"
 )
 
-// Hands is the physical table the virtual players' hands move tiles on (the simulated racks).
-type Hands interface {
-	Put(rackName string, z rack.Zone, fs ...tile.Face) error
-	Take(rackName string, z rack.Zone, fs ...tile.Face) error
-	Clear()
+// Referee is what the players see of the table's referee: its game and its questions.
+type Referee interface {
+	Waiting() bool // a game is over and the racks must be cleared for the next
+	GameID() string
+	Game() game.State
+	Played() int // games finished
+	Questions() []track.Question
 }
 
-// Eyes is what the virtual players show the camera: a tile laid in or taken from the discards.
-type Eyes interface {
-	Show(seen bool, f tile.Face, at time.Time)
+// Config is how the players play.
+type Config struct {
+	Seed   uint64
+	Games  int           // games to play, then stop (0: on)
+	Pace   time.Duration // one movement of a hand
+	Faults float64       // chance per turn of a rule broken on purpose
+	// Overlap is the chance, per act, that the next act's first movement is made together
+	// with this act's last: two hands moving at once.
+	Overlap float64
+	// Soak: a table stuck for stallAfter stops the run, naming the game, rather than wait.
+	Soak bool
 }
 
-// players are the virtual players of a simulated table. Each step does one movement of a hand:
-// they play their own game (sim.Game) on the physical table, as people would, whatever the
-// tracker makes of it; the daemon then tracks it from the sensors alone.
-type players struct {
-	cfg    SimConfig
-	card   *card.Card
-	rules  *game.Ruleset
-	layout layout
-	hands  Hands
-	eyes   Eyes
-	rng    *rand.Rand
+// Players are the virtual players of a simulated table. Each step does one movement of a hand.
+type Players struct {
+	cfg   Config
+	card  *card.Card
+	rules *game.Ruleset
+	racks [][2]string // each seat's hardware racks
+	table *table.Table
+	rng   *rand.Rand
 
 	truth   *sim.Game
 	ops     []sim.Op // the movements of the act under way
@@ -47,8 +59,9 @@ type players struct {
 	games   int      // games begun
 	cleared bool     // the table was cleared after the last game
 	checked string   // the last game compared with what was played
-	stats   SoakStats
-	onCheck func(id string, err error)
+	stats   Stats
+	// OnCheck hears each game compared with what was played once the table has ended it.
+	OnCheck func(id string, err error)
 	overAt  time.Time // when the players finished the game the table has not finished yet
 	helped  bool      // an act of this game was entered by hand
 	entered int       // the table's act count when the players last entered an act by hand (-1: none)
@@ -63,25 +76,29 @@ type players struct {
 // answer, or on a game they have finished: past it the soak stops, naming the game.
 const stallAfter = 10 * time.Minute
 
-func newPlayers(cfg SimConfig, c *card.Card, r *game.Ruleset, l layout, hands Hands, eyes Eyes) *players {
-	return &players{cfg: cfg, card: c, rules: r, layout: l, hands: hands, eyes: eyes, rng: rand.New(rand.NewPCG(cfg.Seed, 99)), entered: -1}
+// New seats players at a simulated table: racks are each seat's two hardware racks.
+func New(cfg Config, c *card.Card, r *game.Ruleset, racks [][2]string, t *table.Table) *Players {
+	return &Players{cfg: cfg, card: c, rules: r, racks: racks, table: t, rng: rand.New(rand.NewPCG(cfg.Seed, 99)), entered: -1}
 }
 
-// sitDown makes the physical table show the game t is in, as after a restart from the journal,
-// and has the players carry on from there.
-func (p *players) sitDown(t *Table) error {
-	p.hands.Clear()
-	s := t.Game()
-	if sw, ok := p.eyes.(sweeper); ok {
-		sw.Lay(s.Discards, time.Time{})
-	}
+// Stats are the games compared so far.
+func (p *Players) Stats() Stats { return p.stats }
+
+// Truth is the players' own game (nil between games).
+func (p *Players) Truth() *sim.Game { return p.truth }
+
+// SitDown makes the physical table show the game ref is in, as after a restart from the
+// journal, and has the players carry on from there.
+func (p *Players) SitDown(ref Referee) error {
+	s := ref.Game()
+	p.table.SitDown(s.Discards)
 	for _, o := range sim.Layout(&s) {
 		if err := p.handle(o, time.Time{}, nil); err != nil {
 			return err
 		}
 	}
 	p.truth = sim.Resume(s, p.card, p.cfg.Seed+uint64(s.Seq)*7919, p.cfg.Faults)
-	p.game = t.GameID()
+	p.game = ref.GameID()
 	p.games++
 	return nil
 }
@@ -91,12 +108,12 @@ func (p *players) sitDown(t *Table) error {
 // so before the tiles go back.
 const refusedPause = 3 * time.Second
 
-// step does the next movement at now, telling the table what the players say. It reports how
+// Step does the next movement at now, telling the table what the players say. It reports how
 // long the movement takes (the pace, longer once a tile from the wall is racked, by a draw or
 // as a flower's replacement: a player looks at the tile), and done once the configured number
 // of games has been played.
-func (p *players) step(t *Table, now time.Time, say func(track.Command) error) (time.Duration, bool, error) {
-	pace := p.cfg.Pace.D()
+func (p *Players) Step(t Referee, now time.Time, say func(track.Command) error) (time.Duration, bool, error) {
+	pace := p.cfg.Pace
 	switch {
 	case t.Waiting():
 		if p.truth != nil && p.checked != t.GameID() {
@@ -108,19 +125,16 @@ func (p *players) step(t *Table, now time.Time, say func(track.Command) error) (
 					break
 				}
 			}
-			err := p.stats.add(t.Game(), p.truth.State, len(p.truth.Deliberate))
-			if p.onCheck != nil {
-				p.onCheck(t.GameID(), err)
+			err := p.stats.Add(t.Game(), p.truth.State, len(p.truth.Deliberate))
+			if p.OnCheck != nil {
+				p.OnCheck(t.GameID(), err)
 			}
 		}
 		if p.cfg.Games > 0 && t.Played() >= p.cfg.Games {
 			return pace, true, nil
 		}
 		if !p.cleared { // the players push the tiles back to the wall
-			p.hands.Clear()
-			if sw, ok := p.eyes.(sweeper); ok {
-				sw.Clear(now)
-			}
+			p.table.Clear(now)
 			p.cleared, p.truth, p.ops, p.undo = true, nil, nil, nil
 		}
 		return pace, false, nil
@@ -142,44 +156,62 @@ func (p *players) step(t *Table, now time.Time, say func(track.Command) error) (
 		if err := p.stalled(t, now); err != nil {
 			return pace, false, err
 		}
-		if len(t.tracker.Questions()) > 0 {
+		if len(t.Questions()) > 0 {
 			return pace, false, nil // the table asks: people stop and answer before they play on
 		}
-		turn, ok := p.truth.Next()
-		if !ok { // over: the table finishes it and waits for the racks to clear
-			if p.overAt.IsZero() {
-				p.overAt = now
-			}
+		if !p.next(now) {
 			return pace, false, nil
 		}
-		p.ops, p.undo, p.act = turn.Ops, turn.Undo, turn.Act.Act
 	}
 	o := p.ops[0]
 	p.ops = p.ops[1:]
 	if len(p.ops) == 0 && (p.act == game.ActDraw || p.act == game.ActDeal || p.act == game.ActFlower) {
-		pace += 2 * p.cfg.Pace.D() // a tile from the wall racked: the player looks at it
+		pace += 2 * p.cfg.Pace // a tile from the wall racked: the player looks at it
 	}
-	return pace, false, p.handle(o, now, say)
+	if err := p.handle(o, now, say); err != nil {
+		return pace, false, err
+	}
+	// Two hands at once: the next act's first movement with this one's last.
+	if len(p.ops) == 0 && len(p.undo) == 0 && p.cfg.Overlap > 0 && p.rng.Float64() < p.cfg.Overlap && p.next(now) {
+		o := p.ops[0]
+		p.ops = p.ops[1:]
+		return pace, false, p.handle(o, now, say)
+	}
+	return pace, false, nil
+}
+
+// next takes the players' next act; false when their game is over (the table finishes it and
+// waits for the racks to clear).
+func (p *Players) next(now time.Time) bool {
+	turn, ok := p.truth.Next()
+	if !ok {
+		if p.overAt.IsZero() {
+			p.overAt = now
+		}
+		return false
+	}
+	p.ops, p.undo, p.act = turn.Ops, turn.Undo, turn.Act.Act
+	return len(p.ops) > 0
 }
 
 // stalled names, in a soak, a table stuck for stallAfter: a question nobody could answer, or a
 // game the players finished and the table has not.
-func (p *players) stalled(t *Table, now time.Time) error {
+func (p *Players) stalled(t Referee, now time.Time) error {
 	since, what := p.overAt, "the players finished it"
-	for _, q := range t.tracker.Questions() {
+	for _, q := range t.Questions() {
 		if since.IsZero() || q.Since.Before(since) {
 			since, what = q.Since, "a question is open"
 		}
 	}
-	if !p.cfg.Fast || since.IsZero() || now.Sub(since) <= stallAfter {
+	if !p.cfg.Soak || since.IsZero() || now.Sub(since) <= stallAfter {
 		return nil
 	}
 	g, played := t.Game(), p.truth.Log()
 	var qs []string
-	for _, q := range t.tracker.Questions() {
+	for _, q := range t.Questions() {
 		qs = append(qs, q.Text)
 	}
-	return fmt.Errorf("daemon: game %s stuck: %s since %v (the players played %d acts, the last %v; the table %d, seat %d to %s, %d in the wall; questions %q)",
+	return fmt.Errorf("players: game %s stuck: %s since %v (the players played %d acts, the last %v; the table %d, seat %d to %s, %d in the wall; questions %q)",
 		t.GameID(), what, now.Sub(since), len(played), played[max(0, len(played)-3):], g.Seq, g.Turn, g.Phase, g.WallLeft, qs)
 }
 
@@ -192,21 +224,21 @@ const answerAfter = 20 * time.Second
 // question open for answerAfter, or the players' game over that long) and its record so far is
 // the game as played. A record gone wrong cannot be put right this way: it is left for the stall
 // to name.
-func (p *players) correct(t *Table, now time.Time, say func(track.Command) error) (bool, error) {
+func (p *Players) correct(t Referee, now time.Time, say func(track.Command) error) (bool, error) {
 	played, g := p.truth.Log(), t.Game()
 	stuck := !p.overAt.IsZero() && now.Sub(p.overAt) > answerAfter
-	for _, q := range t.tracker.Questions() {
+	for _, q := range t.Questions() {
 		stuck = stuck || now.Sub(q.Since) > answerAfter
 	}
 	if !stuck || say == nil || g.Seq == p.entered {
 		return false, nil
 	}
-	done, same := p.sameSoFar(g)
+	done, same := p.SameSoFar(g)
 	if !same {
 		return false, nil
 	}
 	if done == len(played) { // the table has all they did: what the camera reported did not happen
-		for _, q := range t.tracker.Questions() {
+		for _, q := range t.Questions() {
 			if slices.ContainsFunc(q.Options, func(o track.Option) bool { return o.Key == "misread" }) {
 				p.noteHelp()
 				return true, say(track.Command{Seat: 0, Kind: track.CmdAnswer, Question: q.ID, Option: "misread", At: now})
@@ -227,7 +259,7 @@ func (p *players) correct(t *Table, now time.Time, say func(track.Command) error
 }
 
 // noteHelp counts a player's answer or act entered by hand.
-func (p *players) noteHelp() {
+func (p *Players) noteHelp() {
 	p.stats.HandEntered++
 	if !p.helped {
 		p.helped = true
@@ -235,10 +267,10 @@ func (p *players) noteHelp() {
 	}
 }
 
-// sameSoFar says whether the table's game is the players' own game as far as it goes, and how
+// SameSoFar says whether the table's game is the players' own game as far as it goes, and how
 // many of their acts that is (the table may record as one act what they did as two: tiles
 // moved between racks twice before the racks were still).
-func (p *players) sameSoFar(g game.State) (int, bool) {
+func (p *Players) SameSoFar(g game.State) (int, bool) {
 	key := p.game + " " + g.Digest()
 	if key != p.sameAt {
 		p.sameAt = key
@@ -252,7 +284,7 @@ const replayWindow = 3
 
 // replaysTo replays the players' acts and compares each game near the table's act count with
 // the table's, as played: act numbers and the order of an exposure's tiles aside.
-func (p *players) replaysTo(g game.State) (int, bool) {
+func (p *Players) replaysTo(g game.State) (int, bool) {
 	played := p.truth.Log()
 	want := asPlayed(g).Digest()
 	s := game.New(p.rules, p.card)
@@ -294,18 +326,20 @@ func asPlayed(s game.State) game.State {
 }
 
 // handle does one movement on the physical table.
-func (p *players) handle(o sim.Op, now time.Time, say func(track.Command) error) error {
+func (p *Players) handle(o sim.Op, now time.Time, say func(track.Command) error) error {
 	z := rack.In
 	if o.Place.Zone == sim.On {
 		z = rack.On
 	}
 	switch o.Kind {
 	case sim.Put:
-		return p.hands.Put(p.layout.rackName(o.Place.Seat, o.Place.Rack), z, o.Tiles...)
+		return p.table.Put(p.racks[o.Place.Seat][o.Place.Rack-1], z, o.Tiles...)
 	case sim.Take:
-		return p.hands.Take(p.layout.rackName(o.Place.Seat, o.Place.Rack), z, o.Tiles...)
-	case sim.Discard, sim.TakeDiscard:
-		p.eyes.Show(o.Kind == sim.Discard, o.Tiles[0], now)
+		return p.table.Take(p.racks[o.Place.Seat][o.Place.Rack-1], z, o.Tiles...)
+	case sim.Discard:
+		p.table.Discard(o.Tiles[0], now)
+	case sim.TakeDiscard:
+		p.table.TakeDiscard(o.Tiles[0], now)
 	case sim.Say:
 		c := track.Command{Seat: o.Seat, Kind: track.CmdMahJongg, Rack: o.Rack, At: now}
 		switch o.Command {
@@ -316,7 +350,7 @@ func (p *players) handle(o sim.Op, now time.Time, say func(track.Command) error)
 		}
 		if say != nil {
 			if err := say(c); err != nil {
-				return fmt.Errorf("daemon: seat %d said %s: %w", o.Seat, o.Command, err)
+				return fmt.Errorf("players: seat %d said %s: %w", o.Seat, o.Command, err)
 			}
 		}
 	}

@@ -1,4 +1,4 @@
-package daemon
+package players
 
 import (
 	"fmt"
@@ -8,8 +8,8 @@ import (
 	"github.com/siamesetable/siamesed/engine/game"
 )
 
-// SoakStats count how the tracker fared against what the virtual players really did.
-type SoakStats struct {
+// Stats count how the tracker fared against what the virtual players really did.
+type Stats struct {
 	Games     int `json:"games"`
 	Exact     int `json:"exact"`     // games tracked exactly as played
 	Committed int `json:"committed"` // rules broken on purpose
@@ -23,14 +23,14 @@ type SoakStats struct {
 	Helped      int `json:"helped"`
 }
 
-func (s SoakStats) String() string {
+func (s Stats) String() string {
 	return fmt.Sprintf("%d games, %d tracked exactly (%d needed %d acts entered by hand); %d rules broken on purpose, %d faults named rightly, %d false, %d missed",
 		s.Games, s.Exact, s.Helped, s.HandEntered, s.Committed, s.Found, s.False, s.Missed)
 }
 
-// add counts one finished game: the faults the referee named are matched, by seat and rule,
+// Add counts one finished game: the faults the referee named are matched, by seat and rule,
 // with the faults of the game as played.
-func (s *SoakStats) add(tracked, played game.State, committed int) error {
+func (s *Stats) Add(tracked, played game.State, committed int) error {
 	s.Games++
 	s.Committed += committed
 	named, real := faultsOf(tracked), faultsOf(played)
@@ -42,7 +42,7 @@ func (s *SoakStats) add(tracked, played game.State, committed int) error {
 	for k, m := range real {
 		s.Missed += max(0, m-named[k])
 	}
-	err := sameGame(tracked, played)
+	err := SameGame(tracked, played)
 	if err == nil {
 		s.Exact++
 	}
@@ -75,8 +75,8 @@ func faultsOf(s game.State) map[fault]int {
 	return out
 }
 
-// faultCount counts the acts of a game that broke a rule.
-func faultCount(s game.State) int {
+// FaultCount counts the acts of a game that broke a rule.
+func FaultCount(s game.State) int {
 	seqs := map[int]bool{}
 	for _, w := range s.Warnings {
 		if w.Kind != game.DeadHand || strings.Contains(w.Rule, "tile-count") {
@@ -86,9 +86,9 @@ func faultCount(s game.State) int {
 	return len(seqs)
 }
 
-// sameGame compares the tracked game with the played one: every rack, exposure, flower laid
+// SameGame compares the tracked game with the played one: every rack, exposure, flower laid
 // and discard, the rolls, and the result.
-func sameGame(a, b game.State) error {
+func SameGame(a, b game.State) error {
 	for i := range a.Seats {
 		for r := range a.Seats[i].Racks {
 			ra, rb := &a.Seats[i].Racks[r], &b.Seats[i].Racks[r]

@@ -1,0 +1,51 @@
+package daemon
+
+import (
+	"errors"
+
+	"github.com/siamesetable/siamesed/engine/card"
+	"github.com/siamesetable/siamesed/engine/game"
+	"github.com/siamesetable/siamesed/engine/track"
+	"github.com/siamesetable/siamesed/sim/players"
+	"github.com/siamesetable/siamesed/sim/table"
+)
+
+// seatPlayers seats the virtual players (sim/players) at the simulated table: its racks, under
+// the rig's sensors, and its discard area, in front of the camera. They play; the daemon only
+// reads the sensors.
+func (d *daemon) seatPlayers(rules *game.Ruleset, c *card.Card, l layout) error {
+	if d.cfg.Camera != "sim" && d.cfg.Camera != "direct" {
+		return errors.New("daemon: virtual players need the simulated camera on the discards: camera: sim (or direct)")
+	}
+	t := table.New(d.rig.table, d.camera)
+	if e, ok := d.camera.(*visionEyes); ok {
+		e.mu.Lock()
+		e.area = t.Lying // a worker started again is shown the tiles lying there
+		e.mu.Unlock()
+	}
+	sc := d.cfg.Sim
+	cfg := players.Config{Seed: sc.Seed, Games: sc.Games, Pace: sc.Pace.D(), Faults: sc.Faults, Overlap: sc.Noise.Overlap, Soak: sc.Fast}
+	d.players = players.New(cfg, c, rules, l.racks, t)
+	d.players.OnCheck = func(id string, err error) {
+		if err != nil {
+			d.log.Warn("simulated game tracked otherwise than played", "game", id, "err", err)
+		}
+	}
+	if d.table.resumed || d.table.Game().Seq > 0 {
+		return d.players.SitDown(d.table)
+	}
+	return nil
+}
+
+// simStats are the virtual players' figures so far (none without them).
+func (d *daemon) simStats() players.Stats {
+	if d.players == nil {
+		return players.Stats{}
+	}
+	return d.players.Stats()
+}
+
+// Questions are the tracker's open questions (what the players see asked).
+func (t *Table) Questions() []track.Question { return t.tracker.Questions() }
+
+var _ players.Referee = (*Table)(nil)

@@ -1,0 +1,126 @@
+package players
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/siamesetable/siamesed/configs"
+	"github.com/siamesetable/siamesed/engine/game"
+	"github.com/siamesetable/siamesed/engine/tile"
+	"github.com/siamesetable/siamesed/engine/track"
+	hwconfig "github.com/siamesetable/siamesed/hw/config"
+	"github.com/siamesetable/siamesed/hw/simtable"
+	"github.com/siamesetable/siamesed/sim"
+	"github.com/siamesetable/siamesed/sim/table"
+)
+
+// TestPlayersKnowTheirGameInAnyOrderOfAnExposure: the table may record a call's tiles in
+// another order than the player laid them (8C J 8C for 8C 8C J), or two acts as one (two moves
+// between racks read together). The players still know the table's record for their own game,
+// and how far it goes, so they can put a stuck table right by hand; a record that really
+// differs is not theirs.
+func TestPlayersKnowTheirGameInAnyOrderOfAnExposure(t *testing.T) {
+	rules, err := configs.LoadRuleset("siamese")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := configs.LoadCard("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seed := uint64(1); seed < 200; seed++ {
+		p := &Players{rules: rules, card: c.Card, game: "g", truth: sim.NewGame(rules, c.Card, seed, 0)}
+		for !p.truth.Over() {
+			turn, ok := p.truth.Next()
+			if !ok {
+				break
+			}
+			a := turn.Act
+			if a.Act != game.ActCall || !slices.Contains(a.Tiles, tile.Joker) || a.Tiles[len(a.Tiles)-1] == a.Tiles[0] {
+				continue
+			}
+			table := p.truth.State // as the table recorded it: the same call, its tiles reversed
+			table.Seats = slices.Clone(table.Seats)
+			rk := &table.Seats[a.Seat].Racks[a.Rack-1]
+			rk.Exposures = slices.Clone(rk.Exposures)
+			last := &rk.Exposures[len(rk.Exposures)-1]
+			last.Tiles = slices.Clone(last.Tiles)
+			slices.Reverse(last.Tiles)
+			played := len(p.truth.Log())
+			if n, same := p.SameSoFar(table); !same || n != played {
+				t.Fatalf("seed %d: the table's record with %v laid as %v: the players' game %v, at %d acts of %d", seed, a.Tiles, last.Tiles, same, n, played)
+			}
+			// The same game recorded in one act fewer (two moves read as one).
+			table.Seq--
+			table.Warnings = slices.Clone(table.Warnings)
+			for i := range table.Warnings {
+				table.Warnings[i].Seq--
+			}
+			if n, same := p.SameSoFar(table); !same || n != played {
+				t.Fatalf("seed %d: the game recorded in an act fewer: the players' game %v, at %d acts of %d", seed, same, n, played)
+			}
+			other := table
+			other.Seats = slices.Clone(other.Seats)
+			other.Seats[a.Seat].Racks[a.Rack-1].Concealed[tile.Dot1]++
+			if _, same := p.SameSoFar(other); same {
+				t.Fatalf("seed %d: a record with a tile more is the players' game", seed)
+			}
+			return
+		}
+	}
+	t.Fatal("no game of 200 had a call with a joker")
+}
+
+// referee is a table's referee that never asks and never ends a game.
+type referee struct{}
+
+func (referee) Waiting() bool               { return false }
+func (referee) GameID() string              { return "g" }
+func (referee) Game() game.State            { return game.State{} }
+func (referee) Played() int                 { return 0 }
+func (referee) Questions() []track.Question { return nil }
+
+// TestTwoHandsAtOnce: with Overlap, the next act's first movement is now and then made in the
+// same step as the last movement of the act before (two players moving at once); without it,
+// never. Either way the players' moves fit the physical table (no tile taken that is not there).
+func TestTwoHandsAtOnce(t *testing.T) {
+	rules, err := configs.LoadRuleset("siamese")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := configs.LoadCard("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := hwconfig.Load("../../configs/hw/sim-pn532.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, overlap := range []float64{0, 0.3} {
+		racks, err := simtable.New(p, simtable.Options{Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pl := New(Config{Seed: 3, Pace: 400 * time.Millisecond, Overlap: overlap}, c.Card, rules,
+			[][2]string{{"p1a", "p1b"}, {"p2a", "p2b"}}, table.New(racks, nil))
+		now, together := time.Date(2026, 11, 25, 22, 0, 0, 0, time.UTC), 0
+		for range 600 {
+			acts := 0
+			if pl.truth != nil {
+				acts = len(pl.truth.Log())
+			}
+			pace, _, err := pl.Step(referee{}, now, nil)
+			if err != nil {
+				t.Fatalf("overlap %v: %v", overlap, err)
+			}
+			if pl.truth != nil && len(pl.truth.Log()) >= acts+2 {
+				together++
+			}
+			now = now.Add(pace)
+		}
+		if (overlap == 0) != (together == 0) || overlap > 0 && together < 10 {
+			t.Errorf("overlap %v: two acts begun in one step %d times", overlap, together)
+		}
+	}
+}
