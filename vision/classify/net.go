@@ -5,7 +5,6 @@ import (
 	_ "embed"
 	"fmt"
 	"image"
-	"math"
 	"os"
 	"strings"
 
@@ -54,6 +53,14 @@ const NetMinSimilarity = 0.6
 // blurred), 0.8; docs/vision.md.
 const NetMaxNone = 0.8
 
+// NetKindLead is the default KindLead: a crop the network takes for a kind of face never
+// enrolled, more than for the nearest enrolled face, is answered unknown.
+const NetKindLead = 0
+
+// NetLookAlike is the similarity of two enrolled faces' crops (Example.Similarity) at or above
+// which `enroll camera` warns that the model holds them alike.
+const NetLookAlike = 0.85
+
 // NewNet returns an empty classifier on the embedding network in the ONNX file at path, or on the
 // built-in model when path is "". The file is checked (CheckONNX; the built-in model also against
 // its SHA-256), then loaded in a child process (Probe), and only then by OpenCV here, since OpenCV
@@ -79,7 +86,7 @@ func NewNet(path string) (*Classifier, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Classifier{Threshold: NetThreshold, MinSimilarity: NetMinSimilarity, MaxNone: NetMaxNone, EnrolViews: NetEnrolViews(), emb: n, nearest: 1}, nil
+	return &Classifier{Threshold: NetThreshold, MinSimilarity: NetMinSimilarity, MaxNone: NetMaxNone, KindLead: NetKindLead, EnrolViews: NetEnrolViews(), emb: n, nearest: 1}, nil
 }
 
 // NetEnrolViews are NewNet's enrolment views: the crop as it is and four windows 8% smaller,
@@ -99,8 +106,9 @@ func NetEnrolViews() []View {
 type netEmbedder struct {
 	net  gocv.Net
 	size image.Point // input width and height
-	// outputs are the graph's outputs: the embedding and, when the model has it, "none" (the
-	// embedding's dot product with the unit weight of the class trained on crops of no tile).
+	// outputs are the graph's outputs: the embedding and, when the model has them, "none" (the
+	// embedding's dot product with the unit weight of the class trained on crops of no tile)
+	// and "faces" (with each face class's).
 	outputs []string
 }
 
@@ -108,6 +116,12 @@ type netEmbedder struct {
 // embedding with the unit weight of the class the network was trained to put every non-tile
 // crop in (train/train.py). Divided by the embedding's length, the crop's cosine to "no tile".
 const NoneOutput = "none"
+
+// FacesOutput names a model's optional third output: for each crop, the dot product of its
+// embedding with the unit weight of each face class (tile.NumFaces numbers, in tile.Face's
+// order; train/head.py). Divided by the embedding's length, the crop's cosine to each kind of
+// face: which kind the network takes it for, whatever the table enrolled.
+const FacesOutput = "faces"
 
 const maxInputSide = 512
 
@@ -121,8 +135,8 @@ func loadNet(name string, data []byte) (*netEmbedder, error) {
 		return nil, fmt.Errorf("%w: %s: input %q is %v, want 1x3xHxW, a BGR image of 8 to %d pixels a side",
 			ErrBadModel, name, info.Input, s, maxInputSide)
 	}
-	if len(info.Outputs) != 1 && (len(info.Outputs) != 2 || info.Outputs[1] != NoneOutput) {
-		return nil, fmt.Errorf("%w: %s: outputs %q, want an embedding (and, optionally, %q after it)", ErrBadModel, name, info.Outputs, NoneOutput)
+	if o := info.Outputs; len(o) > 3 || len(o) >= 2 && o[1] != NoneOutput || len(o) == 3 && o[2] != FacesOutput {
+		return nil, fmt.Errorf("%w: %s: outputs %q, want an embedding (and, optionally, %q and then %q after it)", ErrBadModel, name, info.Outputs, NoneOutput, FacesOutput)
 	}
 	net, err := gocv.ReadNetFromONNXBytes(data)
 	if err != nil {
@@ -138,31 +152,6 @@ func loadNet(name string, data []byte) (*netEmbedder, error) {
 		return nil, fmt.Errorf("%w: %s: trial run: %v", ErrBadModel, name, err)
 	}
 	return n, nil
-}
-
-// trial runs the network on a grey image alone and batched with an orange one: the views of a
-// crop go through as one batch, and a model whose graph mixes the images of a batch would
-// otherwise give wrong vectors without an error.
-func (n *netEmbedder) trial() error {
-	grey := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(100, 100, 100, 0), n.size.Y, n.size.X, gocv.MatTypeCV8UC3)
-	defer grey.Close()
-	orange := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(0, 128, 255, 0), n.size.Y, n.size.X, gocv.MatTypeCV8UC3)
-	defer orange.Close()
-	one, oneNone, err := n.run([]gocv.Mat{grey})
-	if err != nil {
-		return err
-	}
-	two, twoNone, err := n.run([]gocv.Mat{grey, orange})
-	if err != nil {
-		return err
-	}
-	if len(one[0]) != len(two[0]) || dot(one[0], two[0]) < 0.999 {
-		return fmt.Errorf("a batch of two images gives another vector for the first than it alone")
-	}
-	if oneNone != nil && math.Abs(float64(oneNone[0]-twoNone[0])) > 0.001 {
-		return fmt.Errorf("a batch of two images gives another %q for the first than it alone", NoneOutput)
-	}
-	return nil
 }
 
 func (n *netEmbedder) close() error { return n.net.Close() }
@@ -190,16 +179,19 @@ func (n *netEmbedder) embed(crops []gocv.Mat, half bool) (embedding, error) {
 			small = append(small, turned)
 		}
 	}
-	vecs, none, err := n.run(small)
+	o, err := n.run(small)
 	if err != nil {
 		return embedding{}, err
 	}
-	e := embedding{ups: vecs[:len(crops)]}
+	e := embedding{ups: o.vecs[:len(crops)]}
 	if half {
-		e.downs = vecs[len(crops):]
+		e.downs = o.vecs[len(crops):]
 	}
-	if none != nil {
-		e.none = none[:len(crops)]
+	if o.none != nil {
+		e.none = o.none[:len(crops)]
+	}
+	if o.faces != nil {
+		e.faces = o.faces[:len(crops)]
 	}
 	return e, nil
 }
@@ -214,55 +206,6 @@ func (n *netEmbedder) inputImage(crop gocv.Mat) (gocv.Mat, error) {
 	small := gocv.NewMat()
 	gocv.Resize(src, &small, n.size, 0, 0, gocv.InterpolationArea)
 	return small, nil
-}
-
-// run feeds images of the input size through the network as one batch: pixels / 255, BGR, as
-// trained. It returns one unit vector per image and, when the model has the output, each
-// image's cosine to "none" (nil otherwise).
-func (n *netEmbedder) run(ims []gocv.Mat) ([][]float32, []float32, error) {
-	blob := gocv.NewMat()
-	defer blob.Close()
-	gocv.BlobFromImages(ims, &blob, 1.0/255, n.size, gocv.NewScalar(0, 0, 0, 0), false, false, gocv.MatTypeCV32F)
-	n.net.SetInput(blob, "")
-	var outs []gocv.Mat
-	if len(n.outputs) == 2 {
-		outs = n.net.ForwardLayers(n.outputs) // one pass for both
-	} else {
-		outs = []gocv.Mat{n.net.Forward("")}
-	}
-	defer func() {
-		for _, o := range outs {
-			o.Close()
-		}
-	}()
-	out := outs[0]
-	if out.Empty() || out.Size()[0] != len(ims) || out.Total() < 2*len(ims) || out.Total()%len(ims) != 0 {
-		return nil, nil, fmt.Errorf("classify: the network gave %d numbers for %d images, want an embedding each", out.Total(), len(ims))
-	}
-	v, err := out.DataPtrFloat32()
-	if err != nil {
-		return nil, nil, fmt.Errorf("classify: network output: %w", err)
-	}
-	var nv []float32
-	if len(outs) == 2 {
-		if outs[1].Total() != len(ims) {
-			return nil, nil, fmt.Errorf("classify: the network gave %d numbers of %q for %d images, want one each", outs[1].Total(), NoneOutput, len(ims))
-		}
-		if nv, err = outs[1].DataPtrFloat32(); err != nil {
-			return nil, nil, fmt.Errorf("classify: network output %q: %w", NoneOutput, err)
-		}
-	}
-	k := len(v) / len(ims)
-	vecs := make([][]float32, len(ims))
-	var none []float32
-	for i := range vecs {
-		vecs[i] = append([]float32(nil), v[i*k:(i+1)*k]...)
-		length := normalise(vecs[i])
-		if nv != nil {
-			none = append(none, nv[i]/max(length, 1e-12))
-		}
-	}
-	return vecs, none, nil
 }
 
 // builtinTrainedOn lists the photos of ../shared/data/photos-dev the built-in model was trained on
