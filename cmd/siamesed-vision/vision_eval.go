@@ -52,8 +52,8 @@ func visionEval(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	synthetic := *artDir != ""
 	if *setsDir != "" {
-		if synthetic || *testDir != "" || *split != 0 || *within != "" || *conditions || fs.NArg() > 0 {
-			return fmt.Errorf("%w: --sets takes --enroll, --exclude, --seeds, --open, --nontile, --others, --json, --top, the model's flags and views only", errUsage)
+		if synthetic || *testDir != "" || *split != 0 || *within != "" || fs.NArg() > 0 {
+			return fmt.Errorf("%w: --sets takes --enroll, --exclude, --seeds, --open, --conditions, --nontile, --others, --json, --top, the model's flags and views only", errUsage)
 		}
 	} else if *open || *asJSON || *oneFlower {
 		return fmt.Errorf("%w: --open, --one-flower and --json go with --sets", errUsage)
@@ -93,7 +93,7 @@ func visionEval(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return err
 		}
 		return visionEvalSets(stdout, c, setsRun{setsDir: *setsDir, enrolDir: *enrolDir, enrolItems: enrolItems,
-			seeds: list, oneFlower: *oneFlower, open: *open, nontile: *nontile, others: *others, top: *top, json: *asJSON})
+			seeds: list, oneFlower: *oneFlower, open: *open, conditions: *conditions, nontile: *nontile, others: *others, top: *top, json: *asJSON})
 	}
 	if *seeds != "" {
 		if *split == 0 {

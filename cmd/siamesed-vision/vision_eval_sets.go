@@ -14,9 +14,10 @@ import (
 
 // setsReport is `vision eval --sets`'s JSON (--json).
 type setsReport struct {
-	Sets    []eval.SetTrial     `json:"sets"`
-	Faces   []eval.FaceTrial    `json:"faces,omitempty"`
-	NonTile []eval.NonTileTrial `json:"nontile,omitempty"`
+	Sets       []eval.SetTrial      `json:"sets"`
+	Faces      []eval.FaceTrial     `json:"faces,omitempty"`
+	Conditions []eval.SetConditions `json:"conditions,omitempty"`
+	NonTile    []eval.NonTileTrial  `json:"nontile,omitempty"`
 }
 
 // setsRun is what `vision eval --sets` was asked.
@@ -26,6 +27,7 @@ type setsRun struct {
 	seeds             []uint64
 	oneFlower         bool
 	open              bool
+	conditions        bool
 	nontile           int
 	others            string
 	top               int
@@ -67,6 +69,11 @@ func visionEvalSets(w io.Writer, c *classify.Classifier, a setsRun) error {
 			return err
 		}
 	}
+	if a.conditions {
+		if r.Conditions, err = bank.Conditions(a.seeds); err != nil {
+			return err
+		}
+	}
 	if a.json {
 		b, err := json.Marshal(r)
 		if err != nil {
@@ -77,7 +84,10 @@ func visionEvalSets(w io.Writer, c *classify.Classifier, a setsRun) error {
 	}
 	printSetTrials(w, a, len(a.enrolItems), r.Sets)
 	if a.open {
-		printFaceTrials(w, r.Faces)
+		printFaceTrials(w, eval.SummariseFaces(r.Faces))
+	}
+	if a.conditions {
+		printSetConditions(w, r.Conditions)
 	}
 	if a.nontile > 0 {
 		fmt.Fprintf(w, "\nnon-tile crops, against every left-out set's enrolments and seeds:\n")
@@ -167,6 +177,24 @@ func printFaceTrials(w io.Writer, fs []eval.FaceTrial) {
 		if f, ok := worst[e]; ok {
 			fmt.Fprintf(w, "%-11v least often unknown: %v, %.4f of %d\n", e, f.Face, f.Unknown, f.N)
 		}
+	}
+}
+
+func printSetConditions(w io.Writer, cs []eval.SetConditions) {
+	fmt.Fprintf(w, "\ntable conditions, centred, each set enrolled on its own one crop a face alone (top-1, then known):\n%-4s %5s", "set", "seed")
+	if len(cs) == 0 {
+		return
+	}
+	for _, c := range cs[0].Conditions {
+		fmt.Fprintf(w, " %15.15s", c.Condition)
+	}
+	fmt.Fprintln(w)
+	for _, c := range cs {
+		fmt.Fprintf(w, "%-4s %5d", c.Set, c.Seed)
+		for _, r := range c.Conditions {
+			fmt.Fprintf(w, "    %.3f %.3f", r.Accuracy, r.Known)
+		}
+		fmt.Fprintln(w)
 	}
 }
 

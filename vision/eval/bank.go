@@ -35,6 +35,7 @@ type Bank struct {
 }
 
 type banked struct {
+	dir  string // the pool's folder
 	item labels.Item
 	ex   classify.Example
 	q    []classify.Query // one per Rotations; nil for crops in no set
@@ -49,7 +50,7 @@ func NewBank(c *classify.Classifier, pools []Pool) (*Bank, error) {
 			if err != nil {
 				return nil, fmt.Errorf("eval: %w", err)
 			}
-			k := banked{item: it}
+			k := banked{dir: p.Dir, item: it}
 			k.ex, err = c.Example(it.Tile, m)
 			if err == nil && it.Set != "" {
 				k.q, err = b.queries(m)
@@ -215,6 +216,14 @@ func (c confusions) add(want tile.Face, r classify.Result) {
 		n[1]++
 	}
 	c[k] = n
+}
+
+// addPairs adds counted pairs (pairs' output) in.
+func (c confusions) addPairs(ps []Pair) {
+	for _, p := range ps {
+		n := c[[2]tile.Face{p.Want, p.Got}]
+		c[[2]tile.Face{p.Want, p.Got}] = [2]int{n[0] + p.Count, n[1] + p.Known}
+	}
 }
 
 // pairs are the confusions, most frequent first.

@@ -171,30 +171,45 @@ func TestLeaveOneSetOut(t *testing.T) {
 // right, and with none taken it is always unknown.
 func TestLeaveOneFaceOut(t *testing.T) {
 	b := newBank(t)
-	b.c.MinSimilarity, b.c.MaxNone, b.c.Threshold = -2, 0, 0
-	fs, err := b.LeaveOneFaceOut([]uint64{1})
+	b.c.MinSimilarity, b.c.MaxNone, b.c.Threshold, b.c.KindLead = -2, 0, 0, -1
+	fs, err := b.LeaveOneFaceOut([]uint64{1, 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(fs) != len(Enrolments)*len(testFaces) {
-		t.Fatalf("%d face trials, want %d", len(fs), len(Enrolments)*len(testFaces))
+	if len(fs) != 2*len(Enrolments)*len(testFaces) {
+		t.Fatalf("%d face trials, want one a set, enrolment and face: %d", len(fs), 2*len(Enrolments)*len(testFaces))
 	}
 	for _, f := range fs {
-		// every crop of the face in both sets, at 4 rotations
-		if f.N != 2*3*4 || strings.Join(f.Sets, "") != "XY" {
-			t.Errorf("%v %v: %d crops of sets %v, want 24 of X and Y", f.Enrolment, f.Face, f.N, f.Sets)
+		// every crop of the face in the set, at 4 rotations, on each seed
+		n := 3 * 4 * len(seedsFor(f.Enrolment, []uint64{1, 2}))
+		if f.N != n || f.Set == "" {
+			t.Errorf("%s %v %v: %d crops, want %d", f.Set, f.Enrolment, f.Face, f.N, n)
 		}
 		if f.Top1 != 0 || f.Unknown != 0 || f.WrongKnown != 1 || len(f.Taken) == 0 {
-			t.Errorf("%v %v, all known: %+v; want every crop named as another face", f.Enrolment, f.Face, f.Tally)
+			t.Errorf("%s %v %v, all known: %+v; want every crop named as another face", f.Set, f.Enrolment, f.Face, f.Tally)
 		}
 	}
-	b.c.MinSimilarity = 2
-	if fs, err = b.LeaveOneFaceOut([]uint64{1}); err != nil {
-		t.Fatal(err)
+	sum := SummariseFaces(fs)
+	if len(sum) != len(Enrolments)*len(testFaces) {
+		t.Fatalf("%d summaries, want one an enrolment and face", len(sum))
 	}
-	for _, f := range fs {
-		if f.Unknown != 1 {
-			t.Errorf("%v %v, none known: %+v; want every crop unknown", f.Enrolment, f.Face, f.Tally)
+	for _, f := range sum {
+		if n := 2 * 3 * 4 * len(seedsFor(f.Enrolment, []uint64{1, 2})); f.N != n || strings.Join(f.Sets, "") != "XY" || f.WrongKnown != 1 {
+			t.Errorf("%v %v: %+v of sets %v, want %d crops of X and Y, all named wrongly", f.Enrolment, f.Face, f.Tally, f.Sets, n)
+		}
+	}
+	for _, open := range []struct {
+		what         string
+		minSim, lead float32
+	}{{"none known", 2, -1}} {
+		b.c.MinSimilarity, b.c.KindLead = open.minSim, open.lead
+		if fs, err = b.LeaveOneFaceOut([]uint64{1, 2}); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range fs {
+			if f.Unknown != 1 {
+				t.Errorf("%s %v %v, %s: %+v; want every crop unknown", f.Set, f.Enrolment, f.Face, open.what, f.Tally)
+			}
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/siamesetable/siamesed/engine/tile"
 	"github.com/siamesetable/siamesed/vision/classify"
+	"github.com/siamesetable/siamesed/vision/labels"
 )
 
 // SetTrial is one tile set left out: enrolled as Enrolment says (with the set's own picks of
@@ -74,59 +75,80 @@ func (b *Bank) answer(idx []int, t *Tally, conf confusions) error {
 	return nil
 }
 
-// FaceTrial is one face never enrolled, over every set that has it and every seed: each of its
-// crops should be answered unknown (Tally.Unknown 1); Taken says what it was named instead,
-// with how many of those were answered with confidence.
+// FaceTrial is one face never enrolled, in one set (every seed together) or, summed up by
+// SummariseFaces, in every set that has it: each of its crops should be answered unknown
+// (Tally.Unknown 1). Taken says what it was named instead, with how many of those were answered
+// with confidence.
 type FaceTrial struct {
 	Face      tile.Face `json:"face"`
 	Enrolment Enrolment `json:"enrolment"`
-	Sets      []string  `json:"sets"`
+	Set       string    `json:"set,omitempty"`  // one set's trial
+	Sets      []string  `json:"sets,omitempty"` // a summary's sets
 	Tally
 	Taken []Pair `json:"taken,omitempty"`
+	conf  confusions
 }
 
 // LeaveOneFaceOut measures the open set: for each set, enrolment and seed as in LeaveOneSetOut,
 // and each face of the set in turn, that face is left out of the enrolment (every crop of it,
-// from every set) and the set's crops of it are tested. Per face, all sets and seeds together.
+// from every set) and the set's crops of it are tested. One trial per set, enrolment and face,
+// its seeds together.
 func (b *Bank) LeaveOneFaceOut(seeds []uint64) ([]FaceTrial, error) {
-	byKey := map[[2]int]*FaceTrial{}
-	conf := map[[2]int]confusions{}
+	var out []FaceTrial
 	for _, set := range b.Sets() {
 		faces := b.faces(set)
 		for _, e := range Enrolments {
+			trials := make([]FaceTrial, len(faces))
 			for _, seed := range seedsFor(e, seeds) {
 				var own map[int]bool
 				if e != Others {
 					own = b.own(set, seed)
 				}
-				for _, f := range faces {
-					key := [2]int{int(e), int(f)}
-					ft := byKey[key]
-					if ft == nil {
-						ft = &FaceTrial{Face: f, Enrolment: e}
-						byKey[key], conf[key] = ft, confusions{}
-					}
-					if !slices.Contains(ft.Sets, set) {
-						ft.Sets = append(ft.Sets, set)
+				for i, f := range faces {
+					ft := &trials[i]
+					if ft.conf == nil {
+						*ft = FaceTrial{Face: f, Enrolment: e, Set: set, conf: confusions{}}
 					}
 					b.enrol(set, e, own, f)
-					if err := b.answer(b.tested(set, nil, f), &ft.Tally, conf[key]); err != nil {
+					if err := b.answer(b.tested(set, nil, f), &ft.Tally, ft.conf); err != nil {
 						return nil, err
 					}
 				}
 			}
+			for _, ft := range trials {
+				ft.shares()
+				ft.Taken = ft.conf.pairs()
+				out = append(out, ft)
+			}
 		}
 	}
+	return out, nil
+}
+
+// SummariseFaces adds up LeaveOneFaceOut's trials per enrolment and face over every set.
+func SummariseFaces(ts []FaceTrial) []FaceTrial {
+	byKey := map[[2]int]*FaceTrial{}
+	for _, t := range ts {
+		key := [2]int{int(t.Enrolment), int(t.Face)}
+		s := byKey[key]
+		if s == nil {
+			s = &FaceTrial{Face: t.Face, Enrolment: t.Enrolment, conf: confusions{}}
+			byKey[key] = s
+		}
+		s.Sets = append(s.Sets, t.Set)
+		s.merge(t.Tally)
+		s.conf.addPairs(t.Taken)
+	}
 	out := make([]FaceTrial, 0, len(byKey))
-	for key, ft := range byKey {
-		ft.shares()
-		ft.Taken = conf[key].pairs()
-		out = append(out, *ft)
+	for _, s := range byKey {
+		s.shares()
+		s.Taken = s.conf.pairs()
+		out = append(out, *s)
 	}
 	slices.SortFunc(out, func(a, b FaceTrial) int {
 		return cmp.Or(cmp.Compare(a.Enrolment, b.Enrolment), cmp.Compare(a.Face, b.Face))
 	})
-	return out, nil
+	return out
 }
 
 // faces are the faces set has crops of, in order.
@@ -235,10 +257,7 @@ func SummariseSets(ts []SetTrial) []SetSummary {
 			}
 			s.merge(t.Tally)
 			s.MinTop1 = min(s.MinTop1, t.Top1)
-			for _, p := range t.Confused {
-				n := conf[k][[2]tile.Face{p.Want, p.Got}]
-				conf[k][[2]tile.Face{p.Want, p.Got}] = [2]int{n[0] + p.Count, n[1] + p.Known}
-			}
+			conf[k].addPairs(t.Confused)
 		}
 	}
 	last := func(k key) int { return boolInt(k.set == "all") }
@@ -258,4 +277,38 @@ func boolInt(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// SetConditions is one set's crops under the table's conditions (RunConditions, centred as the
+// extractor centres them), enrolled on the set's own one crop a face of Seed alone, as a table
+// enrols its set.
+type SetConditions struct {
+	Set        string            `json:"set"`
+	Seed       uint64            `json:"seed"`
+	Conditions []ConditionResult `json:"conditions"`
+}
+
+// Conditions measures each set under the table's conditions, on each seed's own enrolment.
+func (b *Bank) Conditions(seeds []uint64) ([]SetConditions, error) {
+	var out []SetConditions
+	for _, set := range b.Sets() {
+		for _, seed := range seeds {
+			own := b.own(set, seed)
+			b.enrol(set, Own, own)
+			idx := b.tested(set, own, tile.NoFace)
+			if len(idx) == 0 {
+				continue
+			}
+			items := make([]labels.Item, len(idx))
+			for i, k := range idx {
+				items[i] = b.crops[k].item
+			}
+			rs, err := RunConditions(b.c, b.crops[idx[0]].dir, items, true, seed)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, SetConditions{Set: set, Seed: seed, Conditions: rs})
+		}
+	}
+	return out, nil
 }
