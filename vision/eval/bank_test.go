@@ -168,7 +168,8 @@ func TestLeaveOneSetOut(t *testing.T) {
 }
 
 // A face left out is left out everywhere: with every answer taken as known it is never named
-// right, and with none taken it is always unknown.
+// right, with none taken it is always unknown, and the network's face classes alone (KindLead)
+// answer each drawn face unknown when it is left out.
 func TestLeaveOneFaceOut(t *testing.T) {
 	b := newBank(t)
 	b.c.MinSimilarity, b.c.MaxNone, b.c.Threshold, b.c.KindLead = -2, 0, 0, -1
@@ -201,7 +202,7 @@ func TestLeaveOneFaceOut(t *testing.T) {
 	for _, open := range []struct {
 		what         string
 		minSim, lead float32
-	}{{"none known", 2, -1}} {
+	}{{"none known", 2, -1}, {"only the face classes", -2, 0}} {
 		b.c.MinSimilarity, b.c.KindLead = open.minSim, open.lead
 		if fs, err = b.LeaveOneFaceOut([]uint64{1, 2}); err != nil {
 			t.Fatal(err)
