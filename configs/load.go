@@ -3,12 +3,12 @@ package configs
 import (
 	"fmt"
 	"io/fs"
-	"os"
 	"slices"
 	"strings"
 
 	"github.com/siamesetable/siamesed/engine/card"
 	"github.com/siamesetable/siamesed/engine/game"
+	"github.com/siamesetable/siamesed/internal/userfile"
 )
 
 // MaxFileSize bounds a card or ruleset file: anything larger is not one.
@@ -22,7 +22,7 @@ func LoadRuleset(spec string) (*game.Ruleset, error) {
 
 func readRules(name string) ([]byte, error) {
 	if strings.HasSuffix(name, ".yaml") {
-		return readFile(name)
+		return userfile.ReadFile(name, "a ruleset", MaxFileSize)
 	}
 	b, err := Rules(name)
 	if err != nil {
@@ -59,7 +59,7 @@ func LoadCard(path string) (Card, error) {
 		c, err := card.Parse("configs/"+ExampleCard, data)
 		return Card{Card: c, Data: data}, err
 	}
-	data, err := readFile(path)
+	data, err := userfile.ReadFile(path, "a card", card.MaxCardBytes)
 	if err != nil {
 		return Card{}, fmt.Errorf("card: %w", err)
 	}
@@ -68,21 +68,4 @@ func LoadCard(path string) (Card, error) {
 		return Card{}, err
 	}
 	return Card{Card: c, Path: path, Data: data}, nil
-}
-
-// readFile reads a configuration file of at most MaxFileSize bytes.
-func readFile(name string) ([]byte, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if st.Size() > MaxFileSize {
-		return nil, fmt.Errorf("%s: %d bytes, more than a configuration file may hold (%d)", name, st.Size(), MaxFileSize)
-	}
-	return os.ReadFile(name)
 }

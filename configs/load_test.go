@@ -1,10 +1,13 @@
 package configs
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/siamesetable/siamesed/internal/userfile"
 )
 
 func TestLoadRuleset(t *testing.T) {
@@ -38,7 +41,7 @@ func TestLoadCard(t *testing.T) {
 	if err := os.WriteFile(big, make([]byte, MaxFileSize+1), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := LoadCard(big); err == nil || !strings.Contains(err.Error(), "more than a configuration file may hold") {
+	if _, err := LoadCard(big); err == nil || !errors.Is(err, userfile.ErrTooBig) || !strings.Contains(err.Error(), "more than a card may be") {
 		t.Fatalf("a huge card: %v", err)
 	}
 	if _, err := LoadCard(filepath.Join(t.TempDir(), "missing.yaml")); err == nil {

@@ -11,10 +11,11 @@ import (
 	"io"
 	"net"
 	"net/url"
-	"os"
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/siamesetable/siamesed/internal/userfile"
 
 	"github.com/siamesetable/siamesed/internal/yamlline"
 	"gopkg.in/yaml.v3"
@@ -56,6 +57,8 @@ type Config struct {
 	// from the unit; this is how long the table loop may stall before the daemon stops
 	// telling it (so systemd restarts a stuck daemon).
 	Stall Duration `yaml:"stall"`
+	// Tournament, when it names an event, makes the table one of a tournament's (tournament.go).
+	Tournament TournamentConfig `yaml:"tournament"`
 }
 
 // SeatConfig is one player.
@@ -206,7 +209,7 @@ func ParseConfig(name string, data []byte) (Config, error) {
 
 // LoadConfig reads a configuration file.
 func LoadConfig(path string) (Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := userfile.ReadFile(path, "a configuration", MaxConfigSize)
 	if err != nil {
 		return Defaults(), fmt.Errorf("daemon: config: %w", err)
 	}
@@ -292,6 +295,7 @@ func (c *Config) Check() error {
 		}
 	}
 	errs = append(errs, c.MQTT.check()...)
+	errs = append(errs, c.Tournament.check()...)
 	return errors.Join(sortErrs(errs)...)
 }
 

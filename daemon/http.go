@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"sync"
 	"time"
 
 	"github.com/siamesetable/siamesed/display"
+	"github.com/siamesetable/siamesed/internal/netlimit"
 )
 
 // board holds the latest public state for readers on other goroutines (the HTTP server, and
@@ -79,16 +81,33 @@ func (d *daemon) routes() *http.ServeMux {
 	return mux
 }
 
+// httpLimits are the display port's limits (docs/mqtt.md#limits): a request's headers must
+// arrive within header; a keep-alive connection idle for idle is closed; at most conns
+// connections are held at once (WebSockets included), one more is closed at once.
+type httpLimits struct {
+	header, idle time.Duration
+	headerBytes  int
+	conns        int
+}
+
+var displayLimits = httpLimits{header: 5 * time.Second, idle: 60 * time.Second, headerBytes: 16 << 10, conns: 512}
+
 // serveHTTP serves mux on addr until ctx ends.
-func serveHTTP(ctx context.Context, addr string, mux http.Handler, ready chan<- string) error {
-	ln, err := net.Listen("tcp", addr)
+func serveHTTP(ctx context.Context, addr string, mux http.Handler, ready chan<- string, log *slog.Logger) error {
+	return serveHTTPWithin(ctx, addr, mux, ready, log, displayLimits)
+}
+
+func serveHTTPWithin(ctx context.Context, addr string, mux http.Handler, ready chan<- string, log *slog.Logger, lim httpLimits) error {
+	l, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("daemon: display port: %w", err)
 	}
+	ln := netlimit.Wrap(l, lim.conns, log)
 	if ready != nil {
 		ready <- ln.Addr().String()
 	}
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: lim.header, IdleTimeout: lim.idle, MaxHeaderBytes: lim.headerBytes,
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelDebug)}
 	go func() {
 		<-ctx.Done()
 		shut, cancel := context.WithTimeout(context.Background(), 2*time.Second)

@@ -5,9 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/http/httputil"
-	"net/url"
-	"strings"
 	"time"
 
 	"github.com/siamesetable/siamesed/engine/track"
@@ -64,31 +61,18 @@ func (d *daemon) startMQTT(ctx context.Context, g *errgroup.Group) (*bridge, err
 		brokerURL, b.ws = b.broker.URL(), b.broker.WebSocket()
 		d.log.Info("mqtt: embedded broker", "tcp", b.broker.Addr(), "websocket", "/mqtt on the display port")
 	} else if mc.WebSocket != "" {
-		if b.ws, err = wsProxy(mc.WebSocket); err != nil {
-			return nil, err
+		if b.ws, err = mqtt.NewWebSocketProxy(mc.WebSocket, d.log.With("part", "websocket")); err != nil {
+			return nil, fmt.Errorf("daemon: mqtt.websocket: %w", err)
 		}
 	}
 	b.pub = mqtt.NewPublisher(b.topics, mqtt.ClientConfig{Broker: brokerURL, Username: mqtt.DaemonUser, Password: creds.Daemon,
-		ClientID: "siamesed-" + d.cfg.Table, QueueSize: mc.Queue}, d.log, func(topic string, payload []byte) { b.intake.Offer(topic, payload) })
+		ClientID: mqtt.DaemonClientID(d.cfg.Table, creds.Daemon), QueueSize: mc.Queue}, d.log, func(topic string, payload []byte) { b.intake.Offer(topic, payload) })
 	b.intake = mqtt.NewIntake(b.topics, d.submit, b.pub, d.clk.Now, d.log)
 	b.advisor = newAdvisor(d.table.card.Card, d.table.rules.TileSet().Count, b.pub.Private)
 	g.Go(func() error { return b.pub.Run(ctx) })
 	g.Go(func() error { return b.intake.Run(ctx) })
 	g.Go(func() error { b.advisor.run(ctx.Done()); return nil })
 	return b, nil
-}
-
-// wsProxy passes /mqtt through to an external broker's WebSocket listener.
-func wsProxy(ws string) (http.Handler, error) {
-	u, err := url.Parse(strings.Replace(strings.Replace(ws, "wss://", "https://", 1), "ws://", "http://", 1))
-	if err != nil {
-		return nil, fmt.Errorf("daemon: mqtt.websocket: %w", err)
-	}
-	return &httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) {
-		r.SetURL(u)
-		r.Out.URL.Path = u.Path // the broker's path, whatever the page asked for
-		r.Out.Host = u.Host
-	}}, nil
 }
 
 func (b *bridge) close() {

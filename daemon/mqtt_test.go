@@ -52,7 +52,7 @@ type collector struct {
 	more chan struct{}
 }
 
-func collect(t *testing.T, url, user, pass, filter string) *collector {
+func collect(t *testing.T, url, user, pass, filter string, more ...string) *collector {
 	t.Helper()
 	c := &collector{more: make(chan struct{}, 1)}
 	o := paho.NewClientOptions().AddBroker(url).SetClientID(fmt.Sprintf("test-%s-%d", user, time.Now().UnixNano())).
@@ -62,7 +62,11 @@ func collect(t *testing.T, url, user, pass, filter string) *collector {
 		t.Fatalf("%s connects: %v", user, tok.Error())
 	}
 	t.Cleanup(func() { cl.Disconnect(50) })
-	tok := cl.Subscribe(filter, 1, func(_ paho.Client, m paho.Message) {
+	filters := map[string]byte{filter: 1}
+	for _, f := range more {
+		filters[f] = 1
+	}
+	tok := cl.SubscribeMultiple(filters, func(_ paho.Client, m paho.Message) {
 		c.mu.Lock()
 		c.msgs = append(c.msgs, message{m.Topic(), append([]byte(nil), m.Payload()...)})
 		c.mu.Unlock()
@@ -113,13 +117,19 @@ func testLog() *slog.Logger {
 // the display port's address and a function that waits for Run's result.
 func runDaemon(t testing.TB, cfg Config, dataDir string) (string, func() error) {
 	t.Helper()
+	return runDaemonLogging(t, cfg, dataDir, testLog())
+}
+
+// runDaemonLogging is runDaemon logging to log.
+func runDaemonLogging(t testing.TB, cfg Config, dataDir string, log *slog.Logger) (string, func() error) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	listening := make(chan string, 1)
 	finished := make(chan struct{})
 	var runErr error
 	go func() {
 		defer close(finished)
-		runErr = Run(ctx, cfg, Options{DataDir: dataDir, Log: testLog(), Listening: listening, Start: time.Date(2026, 11, 23, 19, 0, 0, 0, time.UTC)})
+		runErr = Run(ctx, cfg, Options{DataDir: dataDir, Log: log, Listening: listening, Start: time.Date(2026, 11, 23, 19, 0, 0, 0, time.UTC)})
 	}()
 	wait := func() error {
 		select {

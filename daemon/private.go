@@ -8,18 +8,20 @@ import (
 	"github.com/siamesetable/siamesed/engine/game"
 	"github.com/siamesetable/siamesed/engine/tile"
 	"github.com/siamesetable/siamesed/engine/track"
+	"github.com/siamesetable/siamesed/mqtt"
 )
 
 // SeatPrivate is what goes to one seat alone (seat/<n>/private): its own view with its
 // concealed tiles, the questions it may answer in full, and the Siamese advisor's counsel.
 type SeatPrivate struct {
-	Table     string           `json:"table"`
-	Game      string           `json:"game"`
-	Seq       int              `json:"seq"`
-	Seat      int              `json:"seat"`
-	Name      string           `json:"name"`
-	View      game.SeatView    `json:"view"`
-	Questions []track.Question `json:"questions"`
+	Schema    mqtt.SchemaVersion `json:"schema"` // docs/mqtt.md
+	Table     string             `json:"table"`
+	Game      string             `json:"game"`
+	Seq       int                `json:"seq"`
+	Seat      int                `json:"seat"`
+	Name      string             `json:"name"`
+	View      game.SeatView      `json:"view"`
+	Questions []track.Question   `json:"questions"`
 	// Advice is the best pairs of hands for the two racks, closest first.
 	Advice []card.Advice `json:"advice"`
 	// Discards, in the seat's turn to discard: each tile it could throw and the best pair of

@@ -33,10 +33,11 @@ type Options struct {
 
 // Health is the sensors' state, per rack zone and for the camera and journal.
 type Health struct {
-	Racks   []rack.Health `json:"racks"`
-	Camera  string        `json:"camera"`
-	Journal string        `json:"journal"`
-	Games   int           `json:"games_finished"`
+	Schema  mqtt.SchemaVersion `json:"schema"` // docs/mqtt.md
+	Racks   []rack.Health      `json:"racks"`
+	Camera  string             `json:"camera"`
+	Journal string             `json:"journal"`
+	Games   int                `json:"games_finished"`
 	// ActLatency: settled observation to journaled, published act, over the latest acts.
 	ActLatency LatencyFigures `json:"act_latency"`
 }
@@ -56,6 +57,7 @@ type daemon struct {
 	events  chan event   // inputs to the table loop from other goroutines (MQTT commands)
 	mqtt    *bridge      // nil with mqtt.broker: none
 	beat    atomic.Int64 // when the table loop last went round (wall clock, for the watchdog)
+	tour    *tournament  // nil unless the configuration names an event
 }
 
 // Run runs the daemon until ctx ends (SIGINT, SIGTERM), the simulated players have played the
@@ -93,7 +95,10 @@ func Run(ctx context.Context, cfg Config, opt Options) error {
 		d.table.OnSteps = func(game string, steps []track.Step) { d.mqtt.steps(d.table, game, steps) }
 		d.mqtt.state(d.table, d.table.State()) // before the table loop starts
 	}
-	g.Go(func() error { return serveHTTP(ctx, cfg.HTTP, d.routes(), opt.Listening) })
+	g.Go(func() error {
+		return serveHTTP(ctx, cfg.HTTP, d.tour.routes(d.routes(), d.board.get), opt.Listening, d.log.With("part", "http"))
+	})
+	g.Go(func() error { return d.tour.run(ctx) })
 	if opt.Notify != nil {
 		d.beat.Store(time.Now().UnixNano())
 		g.Go(func() error { feedWatchdog(ctx, opt.Notify, &d.beat, cfg.Stall.D()); return nil })
@@ -147,7 +152,7 @@ func (d *daemon) build() (err error) {
 	}
 	card, err := configs.LoadCardFor(d.cfg.Card, rules)
 	if err != nil {
-		return fmt.Errorf("daemon: card: %w", err)
+		return fmt.Errorf("daemon: %w", err)
 	}
 	host := d.opt.Host
 	if host == nil {
@@ -173,7 +178,10 @@ func (d *daemon) build() (err error) {
 			_ = d.camera.close()
 		}
 	}()
-	d.table, err = openTable(d.cfg, d.opt.DataDir, tableDeps{rules: rules, card: card, layout: l}, d.clk.Now(), d.log)
+	if d.tour, err = openTournament(d.cfg, rules, d.opt.DataDir, d.log); err != nil {
+		return err
+	}
+	d.table, err = openTable(d.cfg, d.opt.DataDir, tableDeps{rules: rules, card: card, layout: l, onRecord: d.tour.record}, d.clk.Now(), d.log)
 	if err != nil {
 		return err
 	}
@@ -208,6 +216,9 @@ func (d *daemon) close() {
 	}
 	if err := d.table.Close(); err != nil {
 		d.log.Error("journal close", "err", err)
+	}
+	if err := d.tour.close(); err != nil {
+		d.log.Warn("tournament ledger close", "err", err)
 	}
 	if err := d.rig.Close(); err != nil {
 		d.log.Warn("racks close", "err", err)

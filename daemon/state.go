@@ -13,6 +13,7 @@ import (
 // State is what the table shows anyone: the public view of the game, the questions to the
 // players and the sensors that need attention. It never holds a concealed tile.
 type State struct {
+	Schema    mqtt.SchemaVersion `json:"schema"` // docs/mqtt.md
 	Table     string             `json:"table"`
 	Game      string             `json:"game"`
 	Seq       int                `json:"seq"` // acts played in this game

@@ -46,6 +46,10 @@ type Table struct {
 
 	// Publish, when set, hears the table's state after every change.
 	Publish func(State)
+	// onRecord, when set, hears each finished game before the history records it
+	// (tournament.go: the game's result into the tournament's outbox). It must be idempotent:
+	// a game is heard again if the daemon stopped before recording it.
+	onRecord func(*journal.Game) error
 	// OnSteps, when set, hears the acts the tracker played, once journaled, before the state
 	// that follows them is published (the MQTT events topic).
 	OnSteps func(game string, steps []track.Step)
@@ -57,6 +61,8 @@ type tableDeps struct {
 	rules  *game.Ruleset
 	card   configs.Card
 	layout layout
+	// onRecord: Table.onRecord, set before a game left unrecorded by a stop is recorded.
+	onRecord func(*journal.Game) error
 }
 
 // openTable opens the data directory and resumes the unfinished game there, if any; otherwise
@@ -66,7 +72,7 @@ func openTable(cfg Config, dataDir string, d tableDeps, now time.Time, log *slog
 	if err != nil {
 		return nil, err
 	}
-	t := &Table{cfg: cfg, log: log, rules: d.rules, card: d.card, layout: d.layout, dir: dir, history: history.Path(dataDir), latest: map[string]rack.Snapshot{}}
+	t := &Table{cfg: cfg, log: log, rules: d.rules, card: d.card, layout: d.layout, dir: dir, history: history.Path(dataDir), latest: map[string]rack.Snapshot{}, onRecord: d.onRecord}
 	done, err := t.recordedGames()
 	if err != nil {
 		return nil, err
@@ -271,7 +277,7 @@ func (t *Table) play(steps []track.Step, began time.Time) error {
 	}
 	for _, st := range steps {
 		if err := t.writer.Append(st.Action); err != nil {
-			return fmt.Errorf("daemon: journal: %w", err)
+			return fmt.Errorf("daemon: %w", err)
 		}
 		t.logStep(st)
 	}
@@ -307,7 +313,7 @@ func (t *Table) logStep(st track.Step) {
 func (t *Table) finish() error {
 	s := t.tracker.State()
 	if err := t.writer.Close(); err != nil {
-		return fmt.Errorf("daemon: journal: %w", err)
+		return fmt.Errorf("daemon: %w", err)
 	}
 	g := &journal.Game{Path: t.dir.GamePath(t.game), Header: &t.header, Rules: t.rules, Card: t.card, State: s}
 	if err := t.record(g, t.now); err != nil {
@@ -328,6 +334,11 @@ func (t *Table) finish() error {
 // record adds a game finished at the given time to the history (opened only for that, so
 // `siamesed history` can read it meanwhile). A game recorded already is left as it is.
 func (t *Table) record(g *journal.Game, finished time.Time) error {
+	if t.onRecord != nil {
+		if err := t.onRecord(g); err != nil {
+			return err
+		}
+	}
 	hg, err := history.GameOf(g, t.cfg.Session, finished)
 	if err != nil {
 		return fmt.Errorf("daemon: history: %w", err)

@@ -10,6 +10,8 @@ import (
 	"embed"
 	"io/fs"
 	"net/http"
+	"path"
+	"strings"
 )
 
 //go:embed static
@@ -24,11 +26,21 @@ func Files() fs.FS {
 	return sub
 }
 
-// Handler serves the display's files.
+// Handler serves the display's files: a file by its path, the table's page at /. Anything else
+// (a folder, a path that names no file, a path no file system could hold) is not found: the
+// folders are not listed.
 func Handler() http.Handler {
-	fs := http.FileServer(http.FS(Files()))
+	files := Files()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name := strings.TrimPrefix(path.Clean("/"+r.URL.Path), "/")
+		if name == "" {
+			name = "index.html"
+		}
+		if st, err := fs.Stat(files, name); err != nil || st.IsDir() {
+			http.NotFound(w, r) // fs.Stat refuses a path that is not fs.ValidPath
+			return
+		}
 		w.Header().Set("Cache-Control", "no-cache")
-		fs.ServeHTTP(w, r)
+		http.ServeFileFS(w, r, files, name)
 	})
 }

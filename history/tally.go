@@ -27,38 +27,42 @@ type Tally struct {
 	Pot     *Pot            `json:"pot,omitempty"`
 	Shares  []game.PotShare `json:"shares,omitempty"`
 	// WallPot is the wall-game pot the games fed and took (wright-patterson-siamese), followed
-	// in the order they finished; its moves are in the seats' totals, and a pot no Mah Jongg
+	// in the order they finished; its moves are in the seats' nets, and a pot no Mah Jongg
 	// took is refunded to those who paid in.
 	WallPot *game.WallPotTally `json:"wall_pot,omitempty"`
 }
 
-// SeatTotal is one seat's cumulative score.
+// SeatTotal is one seat's cumulative score and what it won or lost.
 type SeatTotal struct {
 	Seat  int      `json:"seat"`
 	Names []string `json:"names"`
-	Total int      `json:"total"`
+	Total int      `json:"total"` // the games' scores added up (points; a Royale pot pays by these)
+	// Net is the seat's money: what the games' payouts and payments at once (a bouquet) gave
+	// it less what it paid, plus or minus the wall pot (game.TallySession).
+	Net int `json:"net"`
 }
 
-// TallyOf adds up games by seat position; a wall pot is followed in the order they finished.
+// TallyOf adds up games by seat position, in the order they finished (game.TallySession), a
+// wall pot no Mah Jongg took being refunded.
 func TallyOf(games []Game) Tally {
 	t := Tally{Games: []string{}, Rules: []string{}, Seats: []SeatTotal{}}
-	results := make([]*game.Result, len(games))
+	byFinish := slices.Clone(games)
+	slices.SortStableFunc(byFinish, func(a, b Game) int { return a.Finished.Compare(b.Finished) })
+	results := make([]*game.Result, len(byFinish))
 	players := 0
-	for i, g := range games {
+	for i, g := range byFinish {
 		t.Games = append(t.Games, g.ID)
 		if !slices.Contains(t.Rules, g.Rules) {
 			t.Rules = append(t.Rules, g.Rules)
 		}
-		results[i] = &games[i].Result
+		results[i] = &byFinish[i].Result
 		players = max(players, len(g.Seats))
 	}
-	totals := game.Tally(players, results)
-	if wp := wallPotOf(games, players); wp != nil {
-		t.WallPot, totals = wp, wp.Totals(totals)
-	}
-	for i, total := range totals {
-		st := SeatTotal{Seat: i, Names: []string{}, Total: total}
-		for _, g := range games {
+	s := game.TallySession(players, 0, results, game.RefundPot)
+	t.WallPot = s.WallPot
+	for i := range players {
+		st := SeatTotal{Seat: i, Names: []string{}, Total: s.Scores[i], Net: s.Net[i]}
+		for _, g := range byFinish {
 			if i < len(g.Seats) && !slices.Contains(st.Names, g.Seats[i]) {
 				st.Names = append(st.Names, g.Seats[i])
 			}
@@ -66,22 +70,6 @@ func TallyOf(games []Game) Tally {
 		t.Seats = append(t.Seats, st)
 	}
 	return t
-}
-
-// wallPotOf follows a wall pot through the games in the order they finished; nil when no game
-// fed or took one.
-func wallPotOf(games []Game, players int) *game.WallPotTally {
-	byFinish := slices.Clone(games)
-	slices.SortStableFunc(byFinish, func(a, b Game) int { return a.Finished.Compare(b.Finished) })
-	results := make([]*game.Result, len(byFinish))
-	for i := range byFinish {
-		results[i] = &byFinish[i].Result
-	}
-	wp := game.WallPotOf(players, 0, results, game.RefundPot)
-	if len(wp.Games) == 0 {
-		return nil
-	}
-	return &wp
 }
 
 // WithPot pays the totals out of p (royale 16): Pot and Shares set.

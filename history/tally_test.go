@@ -63,8 +63,8 @@ func TestTally(t *testing.T) {
 	want := Tally{
 		Session: "fri", Games: []string{"g1", "g2"}, Rules: []string{"royale-4"},
 		Seats: []SeatTotal{
-			{0, []string{"Ann"}, 20}, {1, []string{"Bea"}, 50},
-			{2, []string{"Cy", "Cyril"}, -30}, {3, []string{"Dee"}, -40},
+			{0, []string{"Ann"}, 20, 0}, {1, []string{"Bea"}, 50, 0},
+			{2, []string{"Cy", "Cyril"}, -30, 0}, {3, []string{"Dee"}, -40, 0},
 		},
 	}
 	if !reflect.DeepEqual(tl, want) {
@@ -113,7 +113,7 @@ func TestTallyMixedTables(t *testing.T) {
 		rec("g1", "s", at(19, 0), []string{"Ann", "Bea"}, 40, -40),
 		rec("g2", "s", at(20, 0), []string{"Ann", "Bea", "Cy"}, 10, 20, -30),
 	})
-	want := []SeatTotal{{0, []string{"Ann"}, 50}, {1, []string{"Bea"}, -20}, {2, []string{"Cy"}, -30}}
+	want := []SeatTotal{{0, []string{"Ann"}, 50, 0}, {1, []string{"Bea"}, -20, 0}, {2, []string{"Cy"}, -30, 0}}
 	if !reflect.DeepEqual(tl.Seats, want) {
 		t.Errorf("seats %+v, want %+v", tl.Seats, want)
 	}
@@ -140,7 +140,8 @@ func TestListOrderAcrossClockChanges(t *testing.T) {
 }
 
 // TestTallyWallPot: Wright-Patterson games feed and take a wall pot in the order they finished,
-// whatever order they are given in; its moves count in the totals and a pot left is refunded.
+// whatever order they are given in; its moves count in the seats' nets (money), never in their
+// scores (points), and a pot left is refunded. The nets sum to zero.
 func TestTallyWallPot(t *testing.T) {
 	two := []string{"Ann", "Bea"}
 	wall := func(id string, f time.Time) Game {
@@ -149,16 +150,22 @@ func TestTallyWallPot(t *testing.T) {
 		return g
 	}
 	taker := 1
-	won := rec("g3", "wp", at(21, 0), two, 0, 1500)
+	won := rec("g3", "wp", at(21, 0), two, 500, 1500)
 	won.Rules, won.Result.WallPot = "wright-patterson-siamese", &game.WallPotMove{Taker: &taker}
+	won.Result.Payouts = []game.Payout{{From: 0, To: 1, Points: 1000}}
+	won.Result.PaidAtOnce = []game.Payout{{From: 1, To: 0, Points: 500}} // Ann's bouquet
 	tl := TallyOf([]Game{won, wall("g4", at(22, 0)), wall("g2", at(20, 0)), wall("g1", at(19, 0))})
-	var totals []int
+	var totals, nets []int
 	for _, s := range tl.Seats {
-		totals = append(totals, s.Total)
+		totals, nets = append(totals, s.Total), append(nets, s.Net)
 	}
-	// g1, g2: 100 in from each seat; g3: Bea takes 200; g4: 50 each, refunded at the end.
-	if fmt.Sprint(totals) != "[-100 1600]" || tl.WallPot == nil || fmt.Sprint(tl.WallPot.Net) != "[-100 100]" || tl.WallPot.Left != 0 {
-		t.Errorf("totals %v, wall pot %+v", totals, tl.WallPot)
+	// g1, g2: 100 in from each seat; g3: Ann pays 1000 but was paid 500 at once, Bea takes
+	// the 200; g4: 50 each, refunded at the end. Ann -100 -1000 +500 = -600, Bea +600.
+	if fmt.Sprint(totals) != "[500 1500]" || fmt.Sprint(nets) != "[-600 600]" || tl.WallPot == nil || fmt.Sprint(tl.WallPot.Net) != "[-100 100]" || tl.WallPot.Left != 0 {
+		t.Errorf("scores %v, nets %v, wall pot %+v; want scores [500 1500], nets [-600 600]", totals, nets, tl.WallPot)
+	}
+	if got := strings.Join(tl.Games, " "); got != "g1 g2 g3 g4" {
+		t.Errorf("games %s, want them in the order they finished", got)
 	}
 	if plain := TallyOf([]Game{rec("g1", "s", at(19, 0), two, 40, -40)}); plain.WallPot != nil {
 		t.Errorf("a game without a pot gives a wall pot: %+v", plain.WallPot)

@@ -9,7 +9,10 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/siamesetable/siamesed/internal/userfile"
+
 	"github.com/siamesetable/siamesed/configs"
+	"github.com/siamesetable/siamesed/engine/card"
 	"github.com/siamesetable/siamesed/engine/game"
 	"github.com/siamesetable/siamesed/internal/safefile"
 )
@@ -77,7 +80,7 @@ func (d *Dir) Create(h game.Header, c configs.Card) (*Writer, error) {
 // `siamesed replay` look for it. A copy whose bytes no longer hash to its name is rewritten.
 func (d *Dir) saveCard(sum string, data []byte) error {
 	path := filepath.Join(d.root, CardsDir, sum+".yaml")
-	old, err := os.ReadFile(path)
+	old, err := userfile.ReadFile(path, "a card", card.MaxCardBytes)
 	if err == nil && hashOf(old) == sum {
 		return nil
 	}
@@ -95,6 +98,10 @@ func hashOf(b []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
+// LogMode is a game log's mode: a log holds every seat's concealed tiles, so only the
+// daemon's own user reads it (other files of the data directory are 0644).
+const LogMode = 0o600
+
 // createWhole makes path hold exactly data, or fails if path exists: data goes to a synced
 // temporary file that is hard-linked to path (link, unlike rename, never replaces a file), and
 // the directory is synced. A crash leaves either no game or a game with its whole header.
@@ -109,7 +116,10 @@ func createWhole(path string, data []byte) (err error) {
 			err = fmt.Errorf("journal: %w", rmErr)
 		}
 	}()
-	_, err = tmp.Write(data)
+	err = tmp.Chmod(LogMode)
+	if err == nil {
+		_, err = tmp.Write(data)
+	}
 	if err == nil {
 		err = tmp.Sync()
 	}

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/siamesetable/siamesed/internal/userfile"
+
 	"github.com/siamesetable/siamesed/configs"
 	"github.com/siamesetable/siamesed/engine/game"
 )
@@ -39,16 +41,36 @@ type Game struct {
 	Torn *game.TornError
 }
 
+// ErrNoHeader is wrapped when a log has no header line naming its rules and card (and the
+// caller named no rules).
+var ErrNoHeader = errors.New("the log has no header line naming its rules and card")
+
+// ErrNoGame is wrapped when a file holds no game: it is empty, or holds only a torn line.
+var ErrNoGame = errors.New("no game in it")
+
+// CardMissingError says that the card a log was played with is not to be found.
+type CardMissingError struct {
+	Card game.CardRef
+}
+
+func (e *CardMissingError) Error() string {
+	return fmt.Sprintf("the log was played with the card %q (%d, sha256 %.12s...), which is not here", e.Card.Name, e.Card.Year, e.Card.SHA256)
+}
+
 // ErrDamaged is wrapped when a log is damaged before its end: nothing after the damage is
 // guessed at, and the game is not replayed past it.
 var ErrDamaged = errors.New("damaged game log")
+
+// MaxLogBytes bounds a game log: a game's is under 100 KB (a few hundred lines of at most
+// game.MaxLogLine bytes).
+const MaxLogBytes = 64 << 20
 
 // Load reads a log file and replays it. A torn last line is left out and reported in
 // Game.Torn. Damage elsewhere (wrapping ErrDamaged) or an impossible action is an error naming
 // the file and line, with the Game replayed up to it; a card or rules that cannot be found or do
 // not match is an error and no Game.
 func Load(path string, src Sources) (*Game, error) {
-	f, err := os.Open(path)
+	f, err := userfile.Open(path, "a game log", MaxLogBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -68,6 +90,13 @@ func Read(path string, r io.Reader, src Sources) (*Game, error) {
 		readErr = fmt.Errorf("%s: %w: %w", path, ErrDamaged, readErr)
 	}
 	g.Header, g.Actions, g.Lines = l.Header, l.Actions, l.Lines
+	if g.Header == nil && len(g.Actions) == 0 && readErr == nil {
+		what := "the file is empty"
+		if g.Torn != nil {
+			what = "it holds only a torn line (a first write cut short)"
+		}
+		return nil, fmt.Errorf("%s: %w: %s", path, ErrNoGame, what)
+	}
 	if err := g.resolve(src); err != nil {
 		return nil, errors.Join(fmt.Errorf("%s: %w", path, err), readErr)
 	}
@@ -97,7 +126,7 @@ func (g *Game) resolve(src Sources) error {
 		spec = src.DefaultRules
 	}
 	if spec == "" {
-		return errors.New("the log has no header: name its rules (--rules)")
+		return ErrNoHeader
 	}
 	r, err := configs.LoadRuleset(spec)
 	if err != nil {
@@ -136,8 +165,7 @@ func (g *Game) findCard(given string) (configs.Card, error) {
 		return c, err
 	}
 	if game.CardRefOf(c.Card, c.Data).SHA256 != g.Header.Card.SHA256 {
-		return c, fmt.Errorf("the log was played with the card %q (%d, sha256 %.12s...), which is not here: give it with --card FILE",
-			g.Header.Card.Name, g.Header.Card.Year, g.Header.Card.SHA256)
+		return c, &CardMissingError{Card: g.Header.Card}
 	}
 	return c, nil
 }

@@ -103,8 +103,14 @@ func (d *Dir) Resume(path string, src Sources) (*Writer, *Game, error) {
 	return w, g, nil
 }
 
-// setAsideHint says how to start without a game that cannot be resumed.
+// setAsideHint says what the daemon's user can do about a game that cannot be resumed: give
+// back the card it was played with, where that is what is missing, or start without the game.
 func setAsideHint(err error) error {
+	var missing *CardMissingError
+	if errors.As(err, &missing) {
+		return fmt.Errorf("journal: %w (put that card file in the data directory as %s/%s.yaml, or name it in the configuration's card:; or, to start without this game, move its file to %s/%s/)",
+			err, CardsDir, missing.Card.SHA256, GamesDir, SetAsideDir)
+	}
 	return fmt.Errorf("journal: %w (to start without this game, move its file to %s/%s/)", err, GamesDir, SetAsideDir)
 }
 

@@ -36,13 +36,21 @@ func (p Policy) CanRead(user, topic string) bool {
 	return false
 }
 
-// CanWrite reports whether user may publish on topic.
-func (p Policy) CanWrite(user, topic string) bool {
+// CanPublish reports whether user may put a message on topic, retained or not. It is the one
+// check for every way a message enters the broker: a publish, a retained publish and a will
+// (which the broker publishes for the client when it drops) alike. The daemon writes anything under
+// its table's prefix (on a command topic it only ever clears a retained command left there); a
+// seat writes its own command topic and nothing else; no one leaves a command retained, since
+// a retained command would be played again at every reconnection of the daemon.
+func (p Policy) CanPublish(user, topic string, retained bool) bool {
+	if strings.ContainsAny(topic, "+#") || !strings.HasPrefix(topic, p.Topics.Prefix) {
+		return false
+	}
 	switch {
 	case user == DaemonUser:
-		return strings.HasPrefix(topic, p.Topics.Prefix) && !strings.HasPrefix(topic, p.Topics.Prefix+"cmd/")
+		return true
 	case isSeatUser(user):
-		return topic == p.Topics.Prefix+"cmd/"+user
+		return topic == p.Topics.Prefix+"cmd/"+user && !retained
 	}
 	return false
 }

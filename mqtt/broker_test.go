@@ -35,7 +35,7 @@ func startPublisher(t testing.TB, url string, creds Credentials, topics Topics, 
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	var in *Intake
-	p := NewPublisher(topics, ClientConfig{Broker: url, Username: DaemonUser, Password: creds.Daemon, ClientID: "siamesed-test-" + t.Name()},
+	p := NewPublisher(topics, ClientConfig{Broker: url, Username: DaemonUser, Password: creds.Daemon, ClientID: DaemonClientID(tableName(topics), creds.Daemon)},
 		testLog(), func(topic string, payload []byte) { in.Offer(topic, payload) })
 	in = NewIntake(topics, submit, p, time.Now, testLog())
 	done := make(chan struct{}, 2)
@@ -43,6 +43,11 @@ func startPublisher(t testing.TB, url string, creds Credentials, topics Topics, 
 	go func() { in.Run(ctx); done <- struct{}{} }()
 	t.Cleanup(func() { cancel(); <-done; <-done })
 	return p
+}
+
+// tableName is the table a topic schema is for.
+func tableName(t Topics) string {
+	return strings.TrimSuffix(strings.TrimPrefix(t.Prefix, "siamese/"), "/")
 }
 
 // TestBrokerACL: the display reads the public topics only; a seat reads the public topics and
@@ -75,6 +80,7 @@ func checkACL(t *testing.T, url string, creds Credentials, topics Topics) {
 	p.State([]byte(`{"seq":1}`))
 	p.Private(0, []byte(`{"seat":0,"concealed":"secret"}`))
 	p.Private(1, []byte(`{"seat":1,"concealed":"secret"}`))
+	display.until(t, "the state", func(m Message) bool { return m.Topic == topics.State() }) // the table hears commands
 	// Seat 0 commanding for seat 1: the broker drops it (mochi also disconnects a 3.1.1
 	// client for it, so it is sent on a connection of its own).
 	intruder, err := connect(t, clientOpts(url, "0", creds.Seats[0]))
@@ -83,7 +89,11 @@ func checkACL(t *testing.T, url string, creds Credentials, topics Topics) {
 	}
 	intruder.Publish(topics.Cmd(1), 1, false, `{"kind":"mahjong"}`).WaitTimeout(waitFor)
 	publish(t, seat0c, topics.Cmd(0), `{"kind":"mahjong","id":"mine"}`)
-	<-submitted
+	select {
+	case <-submitted:
+	case <-time.After(waitFor):
+		t.Fatal("seat 0's own command did not reach the table")
+	}
 	if len(commands) != 1 || commands[0].Seat != 0 {
 		t.Fatalf("commands reaching the table: %+v, want seat 0's alone", commands)
 	}
@@ -91,7 +101,6 @@ func checkACL(t *testing.T, url string, creds Credentials, topics Topics) {
 		return m.Topic == topics.SeatEvents(0) && strings.Contains(string(m.Payload), `"mine"`)
 	})
 	seat0.until(t, "seat 0's private view", func(m Message) bool { return m.Topic == topics.SeatPrivate(0) })
-	display.until(t, "the state", func(m Message) bool { return m.Topic == topics.State() })
 	// A marker after everything: what was not delivered by now will not be.
 	p.State([]byte(`{"seq":2}`))
 	for _, r := range []*received{display, seat0} {

@@ -20,6 +20,8 @@ var ErrPayload = errors.New("bad command payload")
 
 // CommandPayload is what a phone or display publishes on cmd/<seat> (docs/mqtt.md).
 type CommandPayload struct {
+	// Schema, when given, must be one this siamesed reads (docs/mqtt.md).
+	Schema SchemaVersion `json:"schema,omitzero"`
 	// ID is the sender's name for the command, echoed in the reply so it can match them.
 	ID       string            `json:"id,omitempty"`
 	Kind     track.CommandKind `json:"kind"`

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/siamesetable/siamesed/internal/userfile"
+
 	"gopkg.in/yaml.v3"
 )
 
@@ -31,7 +33,7 @@ func CredentialsFile(dataDir string) string {
 // LoadOrCreateCredentials reads the credentials at path, or generates them there (mode 0600)
 // when the file does not exist; created says which.
 func LoadOrCreateCredentials(path string) (c Credentials, created bool, err error) {
-	b, err := os.ReadFile(path)
+	b, err := userfile.ReadFile(path, "a credentials file", 64<<10)
 	if errors.Is(err, fs.ErrNotExist) {
 		c, err = NewCredentials()
 		if err != nil {

@@ -22,11 +22,12 @@ const (
 // Event is one message on an events topic. N numbers the daemon's events on that topic from
 // 1, so a subscriber can tell one was lost (QoS 1 may deliver one twice; N tells that too).
 type Event struct {
-	N    uint64    `json:"n"`
-	Type string    `json:"type"`
-	Game string    `json:"game,omitempty"`
-	Seq  int       `json:"seq,omitempty"`
-	At   time.Time `json:"at"`
+	Schema SchemaVersion `json:"schema"` // docs/mqtt.md
+	N      uint64        `json:"n"`
+	Type   string        `json:"type"`
+	Game   string        `json:"game,omitempty"`
+	Seq    int           `json:"seq,omitempty"`
+	At     time.Time     `json:"at"`
 	// Act is the act as the table saw it (type act).
 	Act *PublicAct `json:"act,omitempty"`
 	// Question is the question (type question), in its public form.

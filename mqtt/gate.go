@@ -2,8 +2,11 @@ package mqtt
 
 import (
 	"errors"
+	"fmt"
+	"log/slog"
 	"net"
 	"sync"
+	"time"
 
 	"github.com/mochi-mqtt/server/v2/listeners"
 )
@@ -18,28 +21,45 @@ var errBrokerClosed = errors.New("mqtt: broker: closed")
 // for the write lock in between, and the three wait on each other for ever. With the gate,
 // nothing leaves while mochi lists its clients: they are all gone already.
 type gate struct {
+	max    int // connections held at once
+	log    *slog.Logger
 	mu     sync.Mutex
 	closed bool
 	conns  map[net.Conn]struct{}
 	active sync.WaitGroup
 }
 
-// wrap returns establish guarded by the gate: refused once the gate is shut, else counted and
-// remembered until mochi is done with the connection. A connection the gate closed ended as
-// asked, and its read error is no news (mochi would log it as a warning).
+// wrap returns establish guarded by the gate: refused once the gate is shut or holds
+// MaxConnections, else counted and remembered until mochi is done with the connection. mochi
+// is handed a connection only once it has sent a CONNECT of at most MaxConnectBytes within
+// ConnectWithin (readConnect). The gate logs why a connection ended badly, naming its address,
+// and tells mochi nothing (mochi would log it as a warning with no message); a connection the
+// gate closed ended as asked, and its read error is no news.
 func (g *gate) wrap(establish listeners.EstablishFn) listeners.EstablishFn {
 	return func(id string, c net.Conn) error {
-		if !g.enter(c) {
+		if err := g.enter(c); err != nil {
+			g.log.Warn("mqtt: connection refused", "listener", id, "remote", c.RemoteAddr().String(), "err", err)
 			c.Close()
-			return errBrokerClosed
-		}
-		defer g.leave(c)
-		err := establish(id, c)
-		if err != nil && g.isShut() {
 			return nil
 		}
-		return err
+		defer g.leave(c)
+		defer c.Close() // mochi closes what it served; the gate closes what it refused
+		read, err := readConnect(c, time.Now())
+		if err == nil {
+			err = establish(id, withReplay(c, read))
+		}
+		if err != nil && !g.isShut() {
+			g.log.Info("mqtt: connection ended", "listener", id, "remote", c.RemoteAddr().String(), "err", err)
+		}
+		return nil
 	}
+}
+
+// open is how many connections the gate holds now.
+func (g *gate) open() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return len(g.conns)
 }
 
 func (g *gate) isShut() bool {
@@ -48,18 +68,21 @@ func (g *gate) isShut() bool {
 	return g.closed
 }
 
-func (g *gate) enter(c net.Conn) bool {
+func (g *gate) enter(c net.Conn) error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.closed {
-		return false
+		return errBrokerClosed
+	}
+	if len(g.conns) >= g.max {
+		return fmt.Errorf("mqtt: broker: %d connections open, the most it holds", len(g.conns))
 	}
 	if g.conns == nil {
 		g.conns = map[net.Conn]struct{}{}
 	}
 	g.conns[c] = struct{}{}
 	g.active.Add(1)
-	return true
+	return nil
 }
 
 func (g *gate) leave(c net.Conn) {

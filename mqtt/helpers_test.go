@@ -81,15 +81,19 @@ func connect(t testing.TB, o *paho.ClientOptions) (paho.Client, error) {
 	return c, nil
 }
 
-// subscribe connects user and subscribes to filter, collecting every message.
-func subscribe(t testing.TB, url, user, pass, filter string) (*received, paho.Client) {
+// subscribe connects user and subscribes to filter (and more), collecting every message.
+func subscribe(t testing.TB, url, user, pass, filter string, more ...string) (*received, paho.Client) {
 	t.Helper()
 	r := &received{more: make(chan struct{}, 1)}
 	c, err := connect(t, clientOpts(url, user, pass))
 	if err != nil {
 		t.Fatalf("%s connects: %v", user, err)
 	}
-	tok := c.Subscribe(filter, 1, func(_ paho.Client, m paho.Message) { r.add(m) })
+	filters := map[string]byte{filter: 1}
+	for _, f := range more {
+		filters[f] = 1
+	}
+	tok := c.SubscribeMultiple(filters, func(_ paho.Client, m paho.Message) { r.add(m) })
 	if !tok.WaitTimeout(waitFor) || tok.Error() != nil {
 		t.Fatalf("%s subscribes to %s: %v", user, filter, tok.Error())
 	}

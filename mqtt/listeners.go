@@ -26,9 +26,24 @@ type wsListener struct {
 	closed   bool
 }
 
-func newWSListener(id string) *wsListener {
-	return &wsListener{id: id, upgrader: websocket.Upgrader{Subprotocols: []string{"mqtt"},
-		CheckOrigin: func(*http.Request) bool { return true }}} // the broker's users and ACL guard it
+func newWSListener(id string) *wsListener { return &wsListener{id: id, upgrader: wsUpgrader()} }
+
+// wsUpgrader upgrades a request for MQTT over WebSocket. A browser's request must come from a
+// page of the same host (gorilla's default origin check): a page elsewhere on the club's
+// network cannot open the table's broker in a player's browser. Clients that are not browsers
+// send no Origin and pass.
+func wsUpgrader() websocket.Upgrader {
+	return websocket.Upgrader{Subprotocols: []string{"mqtt"}, HandshakeTimeout: ConnectWithin}
+}
+
+// upgradeMQTT upgrades the request and bounds what one WebSocket message may carry.
+func upgradeMQTT(u *websocket.Upgrader, w http.ResponseWriter, r *http.Request) (*websocket.Conn, error) {
+	c, err := u.Upgrade(w, r, nil)
+	if err != nil {
+		return nil, err // the upgrader has answered
+	}
+	c.SetReadLimit(MaxPacketBytes + 16)
+	return c, nil
 }
 
 func (l *wsListener) ID() string       { return l.id }
@@ -60,9 +75,9 @@ func (l *wsListener) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "the broker is not serving", http.StatusServiceUnavailable)
 		return
 	}
-	c, err := l.upgrader.Upgrade(w, r, nil)
+	c, err := upgradeMQTT(&l.upgrader, w, r)
 	if err != nil {
-		return // the upgrader has answered
+		return
 	}
 	defer c.Close()
 	if err := establish(l.id, &wsConn{Conn: c.UnderlyingConn(), c: c}); err != nil && l.log != nil {

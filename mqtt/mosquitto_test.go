@@ -35,6 +35,7 @@ type mosquitto struct {
 	bin     string
 	conf    string
 	port    int
+	wsPort  int // MQTT over WebSocket
 	cmd     *exec.Cmd
 	exited  chan struct{}
 	logFile string
@@ -68,7 +69,7 @@ func startMosquitto(t testing.TB, creds Credentials) *mosquitto {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := &mosquitto{t: t, bin: bin, port: freePort(t), conf: filepath.Join(dir, "mosquitto.conf"), logFile: filepath.Join(dir, "log")}
+	m := &mosquitto{t: t, bin: bin, port: freePort(t), wsPort: freePort(t), conf: filepath.Join(dir, "mosquitto.conf"), logFile: filepath.Join(dir, "log")}
 	shipped, err := os.ReadFile("../deploy/mosquitto.conf")
 	if err != nil {
 		t.Fatal(err)
@@ -85,7 +86,7 @@ func startMosquitto(t testing.TB, creds Credentials) *mosquitto {
 		case strings.HasPrefix(line, "listener 1883 "):
 			line = fmt.Sprintf("listener %d 127.0.0.1", m.port)
 		case strings.HasPrefix(line, "listener 9001 "):
-			line = fmt.Sprintf("listener %d 127.0.0.1", freePort(t))
+			line = fmt.Sprintf("listener %d 127.0.0.1", m.wsPort)
 		}
 		conf.WriteString(line + "\n")
 	}
@@ -113,6 +114,27 @@ func startMosquitto(t testing.TB, creds Credentials) *mosquitto {
 
 func (m *mosquitto) url() string { return fmt.Sprintf("tcp://127.0.0.1:%d", m.port) }
 
+// wsURL is its MQTT-over-WebSocket listener.
+func (m *mosquitto) wsURL() string { return fmt.Sprintf("ws://127.0.0.1:%d", m.wsPort) }
+
+// peakRSS is the most memory the broker's process has held, in bytes (VmHWM).
+func (m *mosquitto) peakRSS() int64 {
+	m.t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", m.cmd.Process.Pid))
+	if err != nil {
+		m.t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			var kb int64
+			fmt.Sscanf(strings.TrimSpace(rest), "%d", &kb)
+			return kb << 10
+		}
+	}
+	m.t.Fatal("no VmHWM in /proc status")
+	return 0
+}
+
 // start runs the broker and waits until it accepts connections.
 func (m *mosquitto) start() {
 	m.t.Helper()
@@ -123,20 +145,22 @@ func (m *mosquitto) start() {
 	m.exited = make(chan struct{})
 	go func() { m.cmd.Wait(); close(m.exited) }()
 	deadline := time.Now().Add(waitFor)
-	for {
-		c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", m.port))
-		if err == nil {
-			c.Close()
-			return
-		}
-		select {
-		case <-m.exited:
-			log, _ := os.ReadFile(m.logFile)
-			m.t.Fatalf("mosquitto exited at start: %s", log)
-		case <-time.After(20 * time.Millisecond): // polling for the port, not waiting on a guess
-		}
-		if time.Now().After(deadline) {
-			m.t.Fatalf("mosquitto does not listen on %d", m.port)
+	for _, port := range []int{m.port, m.wsPort} { // the WebSocket listener may open a moment later
+		for {
+			c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+			if err == nil {
+				c.Close()
+				break
+			}
+			select {
+			case <-m.exited:
+				log, _ := os.ReadFile(m.logFile)
+				m.t.Fatalf("mosquitto exited at start: %s", log)
+			case <-time.After(20 * time.Millisecond): // polling for the port, not waiting on a guess
+			}
+			if time.Now().After(deadline) {
+				m.t.Fatalf("mosquitto does not listen on %d", port)
+			}
 		}
 	}
 }

@@ -2,6 +2,9 @@ package mqtt
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -83,7 +86,15 @@ func NewPublisher(t Topics, cfg ClientConfig, log *slog.Logger, commands func(to
 	return p
 }
 
+// onConnect subscribes to the commands first, then lets the state out: once a display sees
+// the state, the table hears commands.
 func (p *Publisher) onConnect(c paho.Client) {
+	if p.commands != nil {
+		tok := c.Subscribe(p.topics.CmdFilter(), 1, p.command)
+		if tok.WaitTimeout(10*time.Second) && tok.Error() != nil {
+			p.log.Error("mqtt: cannot subscribe to the command topics", "filter", p.topics.CmdFilter(), "err", tok.Error())
+		}
+	}
 	p.open.Store(true)
 	if n := p.reconnects.Add(1); n == 1 {
 		p.log.Info("mqtt: connected", "broker", p.cfg.Broker, "user", p.cfg.Username)
@@ -94,13 +105,31 @@ func (p *Publisher) onConnect(c paho.Client) {
 	case p.connected <- struct{}{}:
 	default:
 	}
-	if p.commands == nil {
-		return
+}
+
+// command hands a message on a command topic to the intake. A command the broker kept
+// retained is refused and cleared: it was sent before this connection, and docs/mqtt.md
+// promises that a command sent while the daemon is away is not played later (the embedded
+// broker keeps none; Mosquitto keeps what a seat publishes retained). An empty message is
+// such a clearing, not a command.
+func (p *Publisher) command(c paho.Client, m paho.Message) {
+	switch {
+	case m.Retained() && len(m.Payload()) > 0:
+		p.log.Warn("mqtt: a retained command refused and cleared: commands are never played later", "topic", m.Topic(), "bytes", len(m.Payload()))
+		c.Publish(m.Topic(), 1, true, []byte{})
+	case len(m.Payload()) > 0:
+		p.commands(m.Topic(), m.Payload())
 	}
-	tok := c.Subscribe(p.topics.CmdFilter(), 1, func(_ paho.Client, m paho.Message) { p.commands(m.Topic(), m.Payload()) })
-	if tok.WaitTimeout(10*time.Second) && tok.Error() != nil {
-		p.log.Error("mqtt: cannot subscribe to the command topics", "filter", p.topics.CmdFilter(), "err", tok.Error())
-	}
+}
+
+// DaemonClientID is the daemon's MQTT client id: its table's name and a tag made from its
+// password, which nobody else can make. Mosquitto lets any user connect with any client id
+// and drops the client that held it; with an id no one else can know, no one can knock the
+// daemon off its broker (the embedded broker also keeps each user's ids apart).
+func DaemonClientID(table, password string) string {
+	mac := hmac.New(sha256.New, []byte(password))
+	mac.Write([]byte("siamesed client id"))
+	return "siamesed-" + table + "-" + hex.EncodeToString(mac.Sum(nil))[:16]
 }
 
 // State sets the retained public state.

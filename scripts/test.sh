@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 need_pkg libopencv-dev pkg-config # gocv (vision/) links OpenCV; the daemon's camera: sim test builds siamesed-vision
 need_pkg mosquitto                 # mqtt/: tests against a real Mosquitto with deploy/'s files
 need_pkg chromium                  # display/: the pages in a headless browser (chromedp)
+need_pkg nats-server               # deploy/: the tournament's NATS configs started by Debian's nats-server
 need_pkg qemu-user-static systemd  # deploy/: the arm64 siamesed under qemu; systemd-analyze verify
 need_pkg gcc-aarch64-linux-gnu g++-aarch64-linux-gnu # deploy/: siamesed-vision cross-built for a Pi
 # Tests that need those programs fail, rather than skip, when they are missing; deploy/'s

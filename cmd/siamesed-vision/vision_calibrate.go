@@ -12,6 +12,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"github.com/siamesetable/siamesed/vision/calib"
+	"github.com/siamesetable/siamesed/vision/source"
 )
 
 func init() {
@@ -41,11 +42,11 @@ func calibrateCamera(ctx context.Context, args []string, stdout, stderr io.Write
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	if *img != "" {
-		frame := gocv.IMRead(*img, gocv.IMReadColor)
-		defer frame.Close()
-		if frame.Empty() {
-			return fmt.Errorf("cannot read image %s", *img)
+		frame, err := source.ReadImage(*img)
+		if err != nil {
+			return err
 		}
+		defer frame.Close()
 		w, err := calib.NewWarper(c)
 		if err != nil {
 			return err

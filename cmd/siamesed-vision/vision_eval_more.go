@@ -11,11 +11,14 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/siamesetable/siamesed/internal/userfile"
+
 	"gocv.io/x/gocv"
 
 	"github.com/siamesetable/siamesed/vision/classify"
 	"github.com/siamesetable/siamesed/vision/eval"
 	"github.com/siamesetable/siamesed/vision/labels"
+	"github.com/siamesetable/siamesed/vision/source"
 )
 
 // excluding drops the items listed in the labels file at path ("" drops none), or with keep
@@ -24,7 +27,7 @@ func excluding(items []labels.Item, path string, keep bool) ([]labels.Item, erro
 	if path == "" {
 		return items, nil
 	}
-	f, err := os.Open(path)
+	f, err := userfile.Open(path, "a labels file", labels.MaxFileBytes)
 	if err != nil {
 		return nil, fmt.Errorf("vision eval: %w", err)
 	}
@@ -107,10 +110,13 @@ func readImages(dir string) ([]gocv.Mat, error) {
 		default:
 			continue
 		}
-		m := gocv.IMRead(filepath.Join(dir, e.Name()), gocv.IMReadColor)
-		if m.Empty() || m.Cols() < 64 || m.Rows() < 64 {
+		m, err := source.ReadImage(filepath.Join(dir, e.Name()))
+		if err != nil {
+			continue // not an image OpenCV reads
+		}
+		if m.Cols() < 64 || m.Rows() < 64 {
 			m.Close()
-			continue // not an image OpenCV reads, or too small to cut from
+			continue // too small to cut from
 		}
 		out = append(out, m)
 	}

@@ -4,7 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
+
+	"github.com/siamesetable/siamesed/internal/userfile"
 
 	"github.com/siamesetable/siamesed/vision/classify"
 )
@@ -28,7 +29,7 @@ func visionModel(_ context.Context, args []string, stdout, stderr io.Writer) err
 	if *path != "" {
 		name = *path
 		var err error
-		if data, err = os.ReadFile(*path); err != nil {
+		if data, err = userfile.ReadFile(*path, "a model", classify.MaxModelBytes); err != nil {
 			return err
 		}
 		if info, err := classify.CheckONNX(name, data); err == nil {

@@ -44,11 +44,11 @@ func watchCamera(ctx context.Context, stdin io.Reader, out *wire.Writer, stderr 
 	cw := &camWatch{f: f, out: out, log: stderr, warper: warper, cls: c, since: time.Now()}
 	defer cw.close()
 	if f.empty != "" {
-		frame := gocv.IMRead(f.empty, gocv.IMReadColor)
-		defer frame.Close()
-		if frame.Empty() {
-			return fmt.Errorf("vision watch: cannot read the empty view %s", f.empty)
+		frame, err := source.ReadImage(f.empty)
+		if err != nil {
+			return fmt.Errorf("vision watch: the empty view: %w", err)
 		}
+		defer frame.Close()
 		if err := cw.setEmpty(frame, true); err != nil {
 			return err
 		}

@@ -6,8 +6,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"strings"
+
+	"github.com/siamesetable/siamesed/internal/userfile"
 
 	"github.com/siamesetable/siamesed/configs"
 	"github.com/siamesetable/siamesed/engine/card"
@@ -131,12 +132,7 @@ func loadCard(path string) (*card.Card, error) {
 // loadCardFile reads and compiles a card file (the engine does no file I/O itself). It reads
 // at most one byte more than a card may have, so a huge file is refused without reading it all.
 func loadCardFile(path string) (*card.Card, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fileError(path, err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, card.MaxCardBytes+1))
+	data, err := userfile.ReadFile(path, "a card", card.MaxCardBytes)
 	if err != nil {
 		return nil, fileError(path, err)
 	}

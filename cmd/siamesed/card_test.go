@@ -81,7 +81,7 @@ func TestCardErrors(t *testing.T) {
 		}, nil},
 		{"problems are capped", []string{"card", "check", manyPath}, 1, []string{manyPath + ":23:", manyPath + ": 10 more problems (--problems 0 lists them all)"}, []string{manyPath + ":24:"}},
 		{"--problems 0 lists all", []string{"card", "check", "--problems", "0", manyPath}, 1, []string{manyPath + ":33:"}, []string{"more problems"}},
-		{"a file over the size limit", []string{"card", "check", huge}, 1, []string{huge + ":1:1: file is over 1048576 bytes, the most a card may have"}, nil},
+		{"a file over the size limit", []string{"card", "check", huge}, 1, []string{huge + ": too big: 2097152 bytes, more than a card may be (1048576)"}, nil},
 		{"missing file", []string{"card", "check", "nope.yaml"}, 1, []string{"nope.yaml: no such file or directory"}, nil},
 		{"check needs a file", []string{"card", "check"}, 2, []string{"give one or more card files", "usage: siamesed card check"}, nil},
 		{"a flag after the files is read", []string{"card", "check", exampleCard, "--jsn"}, 2, []string{"flag provided but not defined: -jsn", "usage: siamesed card check", "--problems N"}, nil},

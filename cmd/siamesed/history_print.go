@@ -45,7 +45,7 @@ func printRecord(w io.Writer, g history.Game) {
 	fmt.Fprintf(w, "log: %s (every verdict: siamesed replay %s)\n", g.Path, g.Path)
 }
 
-// printTally prints the totals by seat and, with a pot, each seat's share.
+// printTally prints each seat's score and net and, with a pot, its share.
 func printTally(w io.Writer, t history.Tally, latest bool) {
 	what := "session " + t.Session
 	if t.Day != "" {
@@ -55,13 +55,13 @@ func printTally(w io.Writer, t history.Tally, latest bool) {
 	}
 	fmt.Fprintf(w, "%s: %d games, %s\n", what, len(t.Games), strings.Join(t.Rules, ", "))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "  seat\tname\ttotal\tfrom the pot\t")
+	fmt.Fprintln(tw, "  seat\tname\tscore\tnet\tfrom the pot\t")
 	for _, s := range t.Seats {
 		share := "-"
 		if s.Seat < len(t.Shares) {
 			share = centsText(t.Shares[s.Seat].Amount)
 		}
-		fmt.Fprintf(tw, "  %d\t%s\t%d\t%s\t\n", s.Seat, strings.Join(s.Names, " / "), s.Total, share)
+		fmt.Fprintf(tw, "  %d\t%s\t%d\t%+d\t%s\t\n", s.Seat, strings.Join(s.Names, " / "), s.Total, s.Net, share)
 	}
 	tw.Flush()
 	if t.Pot != nil {
@@ -72,7 +72,7 @@ func printTally(w io.Writer, t history.Tally, latest bool) {
 		fmt.Fprintf(w, "pot %s%s (royale 16)\n", centsText(t.Pot.Cents), tripled)
 	}
 	if p := t.WallPot; p != nil {
-		fmt.Fprintf(w, "wall pot (in the totals): each seat's net %v, %d left, refunded %v\n", p.Net, p.Left, p.Refund)
+		fmt.Fprintf(w, "wall pot (in the nets): each seat's share %v, %d left, refunded %v\n", p.Net, p.Left, p.Refund)
 	}
 }
 

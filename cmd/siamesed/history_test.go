@@ -29,7 +29,7 @@ func historyData(t *testing.T) string {
 		g := history.Game{
 			ID: id, Path: "/var/lib/siamesed/games/" + id + ".jsonl", Rules: rules, Card: card, Seats: seats,
 			Session: session, Started: fin.Add(-35 * time.Minute), Finished: fin, Actions: 180, Faults: len(id) % 3,
-			Result: game.Result{Reason: reason, Scores: scores, Payouts: []game.Payout{{From: 1, To: 0, Points: 40}}},
+			Result: game.Result{Reason: reason, Scores: scores, Payouts: pairwise(scores)},
 		}
 		if _, err := db.Record(g); err != nil {
 			t.Fatal(err)
@@ -44,6 +44,23 @@ func historyData(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return dir
+}
+
+// pairwise settles scores as a game's result does: each seat pays each higher scorer the
+// difference.
+func pairwise(scores []int) []game.Payout {
+	out := []game.Payout{}
+	for i := range scores {
+		for j := i + 1; j < len(scores); j++ {
+			switch d := scores[i] - scores[j]; {
+			case d > 0:
+				out = append(out, game.Payout{From: j, To: i, Points: d})
+			case d < 0:
+				out = append(out, game.Payout{From: i, To: j, Points: -d})
+			}
+		}
+	}
+	return out
 }
 
 // TestHistoryGolden: the list, one game, and the tallies, for people and as JSON.

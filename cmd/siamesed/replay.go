@@ -29,15 +29,19 @@ type gameOut struct {
 	acts     []game.Action
 }
 
-// sessionOut is a session of games: cumulative scores and, with a pot, the payout.
+// sessionOut is a session of games: cumulative scores, each player's net and, with a pot, the
+// payout.
 type sessionOut struct {
-	Rules  string          `json:"rules"`
-	Games  []gameOut       `json:"games"`
-	Totals []int           `json:"totals"` // the games' scores, and the wall pot's moves
-	Pot    []game.PotShare `json:"pot,omitempty"`
+	Rules  string    `json:"rules"`
+	Games  []gameOut `json:"games"`
+	Totals []int     `json:"totals"` // the games' scores added up (points)
+	// Net is each player's money: the games' payouts and payments at once, and the wall pot's
+	// moves (game.TallySession).
+	Net []int           `json:"net"`
+	Pot []game.PotShare `json:"pot,omitempty"`
 	// WallPot follows a wall-game pot through the games (wright-patterson-siamese).
 	WallPot *game.WallPotTally `json:"wall_pot,omitempty"`
-	// Coins are the totals converted at --coin points a coin (Wright-Patterson end-of-day tally).
+	// Coins are the nets converted at --coin points a coin (Wright-Patterson end-of-day tally).
 	Coins      []float64 `json:"coins,omitempty"`
 	CoinPoints int       `json:"coin_points,omitempty"`
 }
@@ -53,7 +57,7 @@ func replay(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	triple := fl.Bool("triple", false, "with --pot: triple each score first (royale 16a)")
 	wallPot := fl.Int("wall-pot", 0, "a wall-game pot of `POINTS` waiting from before the session (wright-patterson-siamese)")
 	potLeft := fl.String("wall-pot-left", string(game.RefundPot), "a wall pot no Mah Jongg took by the end: refund (to those who paid in) or carry")
-	coin := fl.Int("coin", 0, "with several games: convert the totals to coins at `POINTS` a coin (Wright-Patterson end-of-day tally)")
+	coin := fl.Int("coin", 0, "with several games: convert each player's net to coins at `POINTS` a coin (Wright-Patterson end-of-day tally)")
 	if err := parseFlags(fl, args); err != nil {
 		return err
 	}
@@ -81,28 +85,25 @@ func replay(_ context.Context, args []string, stdout, stderr io.Writer) error {
 			}
 		}
 		if err != nil {
-			firstErr = err
+			firstErr = replayHint(err)
 			break
 		}
 	}
 	if len(games) > 0 {
 		var err error
 		if fl.NArg() > 1 || *pot > 0 || *wallPot > 0 || *coin > 0 {
-			s := sessionOut{Rules: games[0].Rules, Games: games, Totals: game.Tally(len(games[0].seats), results)}
+			tally := game.TallySession(len(games[0].seats), *wallPot, results, game.PotLeft(*potLeft))
+			s := sessionOut{Rules: games[0].Rules, Games: games, Totals: tally.Scores, Net: tally.Net, WallPot: tally.WallPot}
 			for i := range s.Games {
 				s.Games[i].State = nil // the per-game final state is long; a session reports results
-			}
-			if wp := game.WallPotOf(len(s.Totals), *wallPot, results, game.PotLeft(*potLeft)); len(wp.Games) > 0 || *wallPot > 0 {
-				s.WallPot = &wp
-				s.Totals = wp.Totals(s.Totals)
 			}
 			if *pot > 0 {
 				s.Pot = game.Pot(s.Totals, *pot, *triple)
 			}
 			if *coin > 0 {
 				s.CoinPoints = *coin
-				for _, t := range s.Totals {
-					s.Coins = append(s.Coins, float64(t)/float64(*coin))
+				for _, n := range s.Net {
+					s.Coins = append(s.Coins, float64(n)/float64(*coin))
 				}
 			}
 			err = printReport(stdout, *asJSON, s, func(w io.Writer) { printSession(w, s, *all) })
@@ -162,4 +163,16 @@ func flagGiven(fl *flag.FlagSet, name string) bool {
 	given := false
 	fl.Visit(func(f *flag.Flag) { given = given || f.Name == name })
 	return given
+}
+
+// replayHint says which of replay's flags answers a log that cannot be replayed as it is.
+func replayHint(err error) error {
+	var missing *journal.CardMissingError
+	switch {
+	case errors.As(err, &missing):
+		return fmt.Errorf("%w: give it with --card FILE", err)
+	case errors.Is(err, journal.ErrNoHeader):
+		return fmt.Errorf("%w: name its rules with --rules", err)
+	}
+	return err
 }

@@ -137,7 +137,7 @@ func printResult(w io.Writer, r *game.Result, seats []string) {
 	}
 }
 
-// printSession prints each game briefly, then the totals and the pot.
+// printSession prints each game briefly, then each seat's score and net, and the pots.
 func printSession(w io.Writer, s sessionOut, all bool) {
 	for _, g := range s.Games {
 		printGame(w, g, all)
@@ -149,7 +149,7 @@ func printSession(w io.Writer, s sessionOut, all bool) {
 	}
 	fmt.Fprintf(w, "session: %d games, %s\n", len(s.Games), s.Rules)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	head := "  seat\tname\ttotal\tfrom the pot\t"
+	head := "  seat\tname\tscore\tnet\tfrom the pot\t"
 	if s.WallPot != nil {
 		head += "wall pot\t"
 	}
@@ -164,7 +164,7 @@ func printSession(w io.Writer, s sessionOut, all bool) {
 				share = fmt.Sprintf("%d.%02d", p.Amount/100, p.Amount%100)
 			}
 		}
-		fmt.Fprintf(tw, "  %d\t%s\t%d\t%s\t", i, nameOf(seats, i), t, share)
+		fmt.Fprintf(tw, "  %d\t%s\t%d\t%+d\t%s\t", i, nameOf(seats, i), t, s.Net[i], share)
 		if s.WallPot != nil {
 			fmt.Fprintf(tw, "%+d\t", s.WallPot.Net[i])
 		}
@@ -175,14 +175,14 @@ func printSession(w io.Writer, s sessionOut, all bool) {
 	}
 	tw.Flush()
 	if p := s.WallPot; p != nil {
-		fmt.Fprintf(w, "wall pot: %d waiting before, %d moves, %d left for the next Mah Jongg", p.Carried, len(p.Games), p.Left)
+		fmt.Fprintf(w, "wall pot (in the nets): %d waiting before, %d moves, %d left for the next Mah Jongg", p.Carried, len(p.Games), p.Left)
 		if p.Refund != nil {
 			fmt.Fprintf(w, " (refunded at the end: %v)", p.Refund)
 		}
 		fmt.Fprintln(w)
 	}
 	if s.Coins != nil {
-		fmt.Fprintf(w, "coins at %d points a coin (the end-of-day tally)\n", s.CoinPoints)
+		fmt.Fprintf(w, "coins: the nets at %d points a coin (the end-of-day tally)\n", s.CoinPoints)
 	}
 }
 

@@ -1,12 +1,17 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/siamesetable/siamesed/history"
+	"github.com/siamesetable/siamesed/journal"
 )
 
 const scenarioDir = "../../engine/game/testdata/scenarios/"
@@ -25,7 +30,8 @@ func TestReplayForPeople(t *testing.T) {
 	card := "../../engine/game/testdata/card.yaml"
 	for _, c := range []struct{ golden, scenario, flag string }{
 		{"replay-two-mahjonggs.txt", "siamese-17-two-mahjonggs.jsonl", ""},
-		{"replay-dead-after-mahjong.txt", "siamese-18A-opponent-draws-before-mahjong-discard.jsonl", ""},
+		{"replay-dead-after-mahjong.txt", "siamese-18A-wrong-count-after-mahjong.jsonl", ""},
+		{"replay-picking-ahead.txt", "siamese-8-picking-ahead.jsonl", ""},
 		{"replay-wall-used-up-all.txt", "siamese-14-act-after-wall-used-up.jsonl", "--all"},
 	} {
 		t.Run(c.golden, func(t *testing.T) {
@@ -160,19 +166,25 @@ func TestReplaySessionForPeople(t *testing.T) {
 
 // TestReplayWallPotSession: a Wright-Patterson session carries the wall pot from game to game
 // (two wall games feed it, the next Mah Jongg takes it, a last wall game is refunded or
-// carried), adds its moves to the totals and converts them to coins.
+// carried). Each player's net is what the games paid it less what it paid, plus or minus the
+// pot; the nets (with what the pot holds, less what it held before) sum to zero and are what
+// --coin converts. The scores (totals) are points and leave the pot out.
 func TestReplayWallPotSession(t *testing.T) {
 	card := "../../engine/game/testdata/limit-card.yaml"
 	wall := scenarioDir + "wright-patterson-siamese-payout-wall-game.jsonl"
 	one := scenarioDir + "wright-patterson-siamese-payout-one-mahjong.jsonl"
 	for _, tc := range []struct {
-		left, carried   string
-		totals, net     string
-		leftover, coins string
+		left, carried      string
+		net, pot           string
+		leftover, coins    string
+		totals, potCarried string
 	}{
-		{"refund", "0", "[600 -100]", "[100 -100]", "0", "[6 -1]"},
-		{"carry", "0", "[550 -150]", "[50 -150]", "100", "[5.5 -1.5]"},
-		{"refund", "30", "[630 -100]", "[130 -100]", "0", "[6.3 -1]"},
+		// Ann wins 500 from Bea and takes the 200 both put in: +600, Bea -600.
+		{"refund", "0", "[600 -600]", "[100 -100]", "0", "[6 -6]", "[500 0]", "0"},
+		// The last wall game's 50 each stay in the pot for the next session.
+		{"carry", "0", "[550 -650]", "[50 -150]", "100", "[5.5 -6.5]", "[500 0]", "0"},
+		// 30 waiting from before: Ann takes 230.
+		{"refund", "30", "[630 -600]", "[130 -100]", "0", "[6.3 -6]", "[500 0]", "30"},
 	} {
 		t.Run(tc.left+"/"+tc.carried, func(t *testing.T) {
 			code, out, errs := run(t, "replay", "--json", "--card", card, "--coin", "100", "--wall-pot-left", tc.left, "--wall-pot", tc.carried, wall, wall, one, wall)
@@ -181,17 +193,25 @@ func TestReplayWallPotSession(t *testing.T) {
 			}
 			var s struct {
 				Totals  []int     `json:"totals"`
+				Net     []int     `json:"net"`
 				Coins   []float64 `json:"coins"`
 				WallPot struct {
-					Net  []int `json:"net"`
-					Left int   `json:"left"`
+					Carried int   `json:"carried"`
+					Net     []int `json:"net"`
+					Left    int   `json:"left"`
 				} `json:"wall_pot"`
 			}
 			if err := json.Unmarshal([]byte(out), &s); err != nil {
 				t.Fatal(err)
 			}
-			if fmt.Sprint(s.Totals) != tc.totals || fmt.Sprint(s.WallPot.Net) != tc.net || fmt.Sprint(s.WallPot.Left) != tc.leftover || fmt.Sprint(s.Coins) != tc.coins {
-				t.Errorf("totals %v net %v left %d coins %v; want %s %s %s %s", s.Totals, s.WallPot.Net, s.WallPot.Left, s.Coins, tc.totals, tc.net, tc.leftover, tc.coins)
+			if fmt.Sprint(s.Net) != tc.net || fmt.Sprint(s.WallPot.Net) != tc.pot || fmt.Sprint(s.WallPot.Left) != tc.leftover || fmt.Sprint(s.Coins) != tc.coins || fmt.Sprint(s.Totals) != tc.totals {
+				t.Errorf("net %v pot %v left %d coins %v totals %v; want %s %s %s %s %s", s.Net, s.WallPot.Net, s.WallPot.Left, s.Coins, s.Totals, tc.net, tc.pot, tc.leftover, tc.coins, tc.totals)
+			}
+			if len(s.Net) != 2 {
+				t.Fatalf("net %v: want one per player", s.Net)
+			}
+			if sum := s.Net[0] + s.Net[1] + s.WallPot.Left - s.WallPot.Carried; sum != 0 {
+				t.Errorf("the nets %v, %d left in the pot and %d carried in do not balance: %d", s.Net, s.WallPot.Left, s.WallPot.Carried, sum)
 			}
 		})
 	}
@@ -203,6 +223,98 @@ func TestReplayWallPotSession(t *testing.T) {
 	if code, _, errs := run(t, "replay", "--card", card, "--wall-pot-left", "keep", wall); code != 2 || !strings.Contains(errs, "refund or carry") {
 		t.Errorf("--wall-pot-left keep: exit %d, %q", code, errs)
 	}
+}
+
+// TestHistoryTallyAgreesWithReplay: the same Wright-Patterson sessions recorded in a history
+// and replayed from their logs give the same scores, nets and wall pot (the history refunds a
+// pot left, as replay does by default). The sessions are those of the engine's session
+// scenarios (engine/game/testdata/scenarios/*.session.json) that start with no pot waiting.
+func TestHistoryTallyAgreesWithReplay(t *testing.T) {
+	card := "../../engine/game/testdata/limit-card.yaml"
+	sessions := map[string][]string{
+		// wall, wall, Ann's single limit (she takes the pot), wall refunded: Ann +600, Bea -600.
+		"pot-taken": {"payout-wall-game", "payout-wall-game", "payout-one-mahjong", "payout-wall-game"},
+		// wall, wall, Bea's double Mah Jongg over Ann's with Ann's bouquet, wall: Ann -1400, Bea +1400.
+		"bouquet-offset": {"payout-wall-game", "payout-wall-game", "payout-double-mahjong", "payout-wall-game"},
+	}
+	wantNet := map[string]string{"pot-taken": "[600 -600]", "bouquet-offset": "[-1400 1400]"}
+	type tallyDoc struct {
+		Seats []struct {
+			Total int `json:"total"`
+			Net   int `json:"net"`
+		} `json:"seats"`
+		WallPot json.RawMessage `json:"wall_pot"`
+	}
+	type replayDoc struct {
+		Totals  []int           `json:"totals"`
+		Net     []int           `json:"net"`
+		WallPot json.RawMessage `json:"wall_pot"`
+	}
+	for name, games := range sessions {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			db, err := history.Open(history.Path(dir), history.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var logs []string
+			for i, g := range games {
+				path := scenarioDir + "wright-patterson-siamese-" + g + ".jsonl"
+				logs = append(logs, path)
+				jg, err := journal.Load(path, journal.Sources{CardPath: card})
+				if err != nil {
+					t.Fatal(err)
+				}
+				rec, err := history.GameOf(jg, name, time.Date(2026, 11, 23, 19+i, 0, 0, 0, time.UTC))
+				if err != nil {
+					t.Fatal(err)
+				}
+				rec.ID = fmt.Sprintf("%s-%d", name, i) // one log played several times
+				if _, err := db.Record(rec); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := db.Close(); err != nil {
+				t.Fatal(err)
+			}
+			code, out, errs := run(t, "history", "tally", "--json", "--data", dir, "--session", name)
+			if code != 0 {
+				t.Fatalf("history tally: exit %d: %s", code, errs)
+			}
+			var h tallyDoc
+			if err := json.Unmarshal([]byte(out), &h); err != nil {
+				t.Fatal(err)
+			}
+			code, out, errs = run(t, append([]string{"replay", "--json", "--card", card}, logs...)...)
+			if code != 0 {
+				t.Fatalf("replay: exit %d: %s", code, errs)
+			}
+			var r replayDoc
+			if err := json.Unmarshal([]byte(out), &r); err != nil {
+				t.Fatal(err)
+			}
+			var totals, nets []int
+			for _, s := range h.Seats {
+				totals, nets = append(totals, s.Total), append(nets, s.Net)
+			}
+			if fmt.Sprint(nets) != wantNet[name] || fmt.Sprint(r.Net) != wantNet[name] {
+				t.Errorf("nets: history %v, replay %v; the text pays %s", nets, r.Net, wantNet[name])
+			}
+			if fmt.Sprint(totals) != fmt.Sprint(r.Totals) || string(compactJSON(t, h.WallPot)) != string(compactJSON(t, r.WallPot)) {
+				t.Errorf("history: scores %v, wall pot %s\nreplay:  scores %v, wall pot %s", totals, h.WallPot, r.Totals, r.WallPot)
+			}
+		})
+	}
+}
+
+// compactJSON is raw JSON without its spacing, to compare two documents' parts.
+func compactJSON(t *testing.T, raw json.RawMessage) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
 }
 
 // TestReplayWrightPatterson: one game for people: the Mah Jonggs in limits, the bouquet, the

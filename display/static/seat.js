@@ -18,7 +18,7 @@
     seat = Number($('seat').value);
     const pw = $('password').value;
     $('login-error').textContent = '';
-    conn = await Siamese.connect(String(seat), pw, p => [p + 'seat/' + seat + '/#', p + 'status'], onMessage, status);
+    conn = await Siamese.connect(String(seat), pw, p => [p + 'seat/' + seat + '/private', p + 'seat/' + seat + '/events', p + 'status'], onMessage, status);
     if (!conn) { $('login-error').textContent = 'this table has no broker'; return; }
     conn.client.on('error', e => { $('login-error').textContent = 'refused: ' + e.message; });
     conn.client.on('connect', () => { $('login').hidden = true; $('me').hidden = false; });

@@ -222,6 +222,7 @@ func (p *play) draw() error {
 	}
 	p.passStoppedTurn()
 	seat, turn := p.a.Seat, p.s.Turn
+	drawer := p.seat()
 	switch {
 	case p.s.Phase == PhaseFlowers: // no one draws from the wall before East's first discard
 		p.infraction(p.pickingRule(), fmt.Sprintf("seat %d drew from the wall during the flower exchange", seat))
@@ -230,14 +231,15 @@ func (p *play) draw() error {
 		p.s.Phase = PhaseDiscard
 	case seat == turn: // drew again before discarding: it now holds a tile too many (18C)
 		p.infraction(p.pickingRule(), fmt.Sprintf("seat %d drew again before discarding", seat))
+	case drawer.PickedAhead: // a second pick ahead: a tile too many even for its turn (18C)
+		p.infraction(p.pickingRule(), fmt.Sprintf("seat %d drew again before its turn", seat))
 	case p.s.Phase == PhaseDiscard && seat == p.nextLive(turn):
-		// The next seat drew before the seat to play discarded: the table has moved on and the
-		// drawer's turn begins; the seat that did not discard now holds a tile too many outside
-		// its turn, which checkCounts finds (siamese 18A/18C).
-		if p.s.Rules.quote("no-picking-ahead") != "" {
-			p.infraction("no-picking-ahead", fmt.Sprintf("seat %d drew before seat %d discarded", seat, turn))
-		}
-		p.s.Turn = seat
+		// Picking ahead (NMJL tournament rule 1): the next seat picked before the seat to play
+		// discarded. The offender is the drawer, not the seat to play, which finishes its turn
+		// as it would have: the turn stays. The pick stands as the drawer's next turn's, and
+		// the drawer "can no longer call the previous discard" (call refuses it).
+		p.infraction(p.aheadRule(), fmt.Sprintf("seat %d picked the next tile before seat %d discarded: it can no longer call that discard", seat, turn))
+		drawer.PickedAhead = true
 	default: // out of turn while another seat is to play: the turn stays where it was
 		p.infraction(p.pickingRule(), fmt.Sprintf("seat %d drew out of turn (seat %d is to %s)", seat, turn, p.s.Phase))
 	}
@@ -248,6 +250,11 @@ func (p *play) draw() error {
 // pickingRule is the rule a draw out of turn breaks: NMJL tournament rule 1 where the ruleset
 // takes it, else the tile count it leads to (siamese 18C, masters "Tile Count").
 func (p *play) pickingRule() string { return p.s.Rules.citable("no-picking-ahead", "tile-count") }
+
+// aheadRule is the rule picking ahead breaks: NMJL tournament rule 1 where the ruleset takes it,
+// else the turn's order (siamese 8: "then the opposite player picks ...; then discards a
+// tile"). Its count is no fault: the pick is the drawer's next turn's.
+func (p *play) aheadRule() string { return p.s.Rules.citable("no-picking-ahead", "turn") }
 
 func (p *play) discard() error {
 	if !p.startPlay() {
@@ -271,7 +278,26 @@ func (p *play) discard() error {
 	p.s.Pending = nil
 	p.s.Phase = PhaseDraw
 	p.s.Turn = p.nextLive(p.a.Seat)
+	p.turnAfterPickAhead()
 	return nil
+}
+
+// turnAfterPickAhead: after a discard, a seat that picked ahead and is now to play has begun its
+// turn with that pick, which covered the discard (NMJL tournament rule 2: "once it is covered by
+// the next player in turn, either by racking or discarding a tile"), so no one calls it. Any
+// other seat's pick ahead is no longer its turn's: the turn went elsewhere, and its count says
+// what follows (siamese 18C).
+func (p *play) turnAfterPickAhead() {
+	for i := range p.s.Seats {
+		st := &p.s.Seats[i]
+		switch {
+		case !st.PickedAhead:
+		case i == p.s.Turn && i != p.a.Seat:
+			p.s.Phase, p.s.Last = PhaseDiscard, nil
+		default:
+			st.PickedAhead = false
+		}
+	}
 }
 
 // passStoppedTurn: a seat that stopped playing in its own turn (a Mah Jongg and a dead rack)
@@ -287,14 +313,15 @@ func (p *play) passStoppedTurn() {
 func (p *play) nextLive(from int) int { return nextLiveSeat(&p.s, from) }
 
 // checkCounts judges every seat's tile count after every act, not only the actor's: a seat
-// holds deal_others tiles (27) outside its turn and one more in it (siamese 18C, masters "Tile
-// Count"). A wrong count kills the seat's live racks (cited as 18A once it has a Mah Jongg), and
-// the end of the game follows where two racks are dead (rule 12). Where the ruleset says so
+// holds deal_others tiles (27) outside its turn and one more in it, or once it has picked ahead
+// for its next turn (siamese 18C, masters "Tile Count"). A wrong count kills the seat's live
+// racks (cited as 18A once it has a Mah Jongg), and the end of the game follows where two racks
+// are dead (rule 12). Where the ruleset says so
 // (Royale 12), a Mah Jongg rack holds only its 14 tiles once the seat's turn is over.
 func (p *play) checkCounts() {
 	for i := range p.s.Seats {
 		st := &p.s.Seats[i]
-		inTurn := i == p.s.Turn && p.s.Phase == PhaseDiscard
+		inTurn := (i == p.s.Turn && p.s.Phase == PhaseDiscard) || st.PickedAhead
 		want := p.s.Rules.DealOthers
 		switch {
 		case p.s.Phase == PhaseFlowers: // before East's first discard: the deal's counts
@@ -304,7 +331,10 @@ func (p *play) checkCounts() {
 		}
 		if got := st.Holding(); got != want {
 			rule, why := "tile-count", fmt.Sprintf("holds %d tiles outside its turn, not %d", got, want)
-			if inTurn {
+			switch {
+			case st.PickedAhead && i != p.s.Turn:
+				why = fmt.Sprintf("holds %d tiles, not the %d of the turn it picked ahead for", got, want)
+			case inTurn:
 				why = fmt.Sprintf("holds %d tiles in its turn, not %d", got, want)
 			}
 			if st.MahJonggs > 0 {

@@ -14,9 +14,17 @@ func (p *play) call() error {
 		if len(p.s.Discards) == 0 {
 			return errors.New("there is no discard to call")
 		}
+		covered := p.s.Discards[len(p.s.Discards)-1]
+		if p.seat().PickedAhead {
+			// NMJL tournament rule 1: "Once you touch the next tile in play you can no longer
+			// call the previous discard." Without it, rule 2 by reference: the drawer's pick
+			// racked covered the discard.
+			p.refuse(p.a.Seat, p.s.Rules.citable("no-picking-ahead", "covered"), fmt.Sprintf("seat %d picked ahead of the discard %v and can no longer call it", p.a.Seat, covered))
+			return nil
+		}
 		// The tile was covered by the next draw (NMJL tournament rule 2: it "cannot be called"):
 		// the caller puts it back.
-		p.refuse(p.a.Seat, "covered", fmt.Sprintf("the discard %v was covered by the next draw and can no longer be called", p.s.Discards[len(p.s.Discards)-1]))
+		p.refuse(p.a.Seat, "covered", fmt.Sprintf("the discard %v was covered by the next draw and can no longer be called", covered))
 		return nil
 	}
 	if last.Seat == p.a.Seat {

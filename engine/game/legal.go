@@ -38,7 +38,7 @@ func LegalActions(s *State) []Action {
 	case PhaseDiscard:
 		l.turn(s.Turn)
 		if !s.Seats[s.Turn].Live() { // a stopped seat's turn passes if the next seat draws
-			if next := nextLiveSeat(s, s.Turn); next != s.Turn {
+			if next := nextLiveSeat(s, s.Turn); next != s.Turn && !s.Seats[next].PickedAhead {
 				l.draws(next)
 			}
 		}

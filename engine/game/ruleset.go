@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/siamesetable/siamesed/engine/tile"
+	"github.com/siamesetable/siamesed/internal/yamlline"
 	"gopkg.in/yaml.v3"
 )
 
@@ -115,7 +116,7 @@ func ParseRuleset(name string, data []byte) (*Ruleset, error) {
 	dec.KnownFields(true)
 	var r Ruleset
 	if err := dec.Decode(&r); err != nil {
-		return nil, fmt.Errorf("game: ruleset %s: %w", name, err)
+		return nil, fmt.Errorf("game: ruleset %s: %w", name, yamlline.Explain(data, err))
 	}
 	if err := r.check(); err != nil {
 		return nil, fmt.Errorf("game: ruleset %s: %w", name, err)
@@ -199,7 +200,7 @@ func (r *Ruleset) WithOption(name string, data []byte) (*Ruleset, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&opt); err != nil {
-		return nil, fmt.Errorf("game: option %s: %w", name, err)
+		return nil, fmt.Errorf("game: option %s: %w", name, yamlline.Explain(data, err))
 	}
 	if !opt.Option {
 		return nil, fmt.Errorf("game: %s is a ruleset, not an option (option: true)", name)

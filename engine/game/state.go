@@ -56,6 +56,11 @@ type Seat struct {
 	// Bouquets are the points among Penalties paid at once at the table (a bouquet), which the
 	// game's payouts at the end leave out.
 	Bouquets int `json:"bouquets,omitempty"`
+	// PickedAhead: the seat picked its next tile before the seat to play discarded (NMJL
+	// tournament rule 1, "no picking ahead"). The pick stands as its next turn's, so it holds a
+	// turn's count early; it can no longer call the discard the seat to play makes. Cleared at
+	// its own discard, or when the turn goes to another seat first.
+	PickedAhead bool `json:"picked_ahead,omitempty"`
 }
 
 // Rack is one of a seat's racks: concealed tiles in it, exposures on it.

@@ -97,15 +97,3 @@ func WallPotOf(players, carried int, results []*Result, left PotLeft) WallPotTal
 	}
 	return t
 }
-
-// Totals adds the pot's moves to a session's game scores (Tally).
-func (t WallPotTally) Totals(scores []int) []int {
-	out := make([]int, len(scores))
-	for i := range scores {
-		out[i] = scores[i]
-		if i < len(t.Net) {
-			out[i] += t.Net[i]
-		}
-	}
-	return out
-}

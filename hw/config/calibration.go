@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/siamesetable/siamesed/internal/userfile"
+
 	"github.com/siamesetable/siamesed/internal/safefile"
 
 	"github.com/siamesetable/siamesed/hw/loadcell"
@@ -35,7 +37,7 @@ func (c Calibrations) Set(r string, z rack.Zone, v loadcell.Calibration) {
 // LoadCalibrations reads a calibration file; a missing file is empty.
 func LoadCalibrations(path string) (Calibrations, error) {
 	c := Calibrations{}
-	b, err := os.ReadFile(path)
+	b, err := userfile.ReadFile(path, "a calibration", MaxFileBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		return c, nil
 	}

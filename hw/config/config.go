@@ -8,8 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"time"
+
+	"github.com/siamesetable/siamesed/internal/userfile"
 
 	"github.com/siamesetable/siamesed/internal/yamlline"
 
@@ -77,9 +78,12 @@ const (
 	MaxSettle = 30 * time.Second
 )
 
+// MaxFileBytes bounds a profile or calibration file (ours are a few kilobytes).
+const MaxFileBytes = 1 << 20
+
 // Load reads and validates a profile file.
 func Load(path string) (*Profile, error) {
-	b, err := os.ReadFile(path)
+	b, err := userfile.ReadFile(path, "a hardware profile", MaxFileBytes)
 	if err != nil {
 		return nil, fmt.Errorf("config: %w", err)
 	}

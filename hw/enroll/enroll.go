@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/siamesetable/siamesed/internal/userfile"
+
 	"github.com/siamesetable/siamesed/internal/safefile"
 
 	"github.com/siamesetable/siamesed/engine/tile"
@@ -31,10 +33,13 @@ type Store struct {
 	have tile.Counts
 }
 
+// MaxFileBytes bounds an enrolment file (a 304-tile set's is about 10 KB).
+const MaxFileBytes = 4 << 20
+
 // Open loads path (a missing file is an empty enrolment) for set.
 func Open(path string, set tile.Set) (*Store, error) {
 	s := &Store{path: path, set: set, tags: map[string]tile.Face{}}
-	b, err := os.ReadFile(path)
+	b, err := userfile.ReadFile(path, "a tag enrolment", MaxFileBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		return s, nil
 	}

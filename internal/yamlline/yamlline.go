@@ -20,7 +20,8 @@ func (e *Error) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg
 func (e *Error) Unwrap() error { return e.Err }
 
 // Explain returns err with the line of the first indentation mistake in data, when it finds one,
-// else err as it was. Call it only with an error the YAML parser gave for data.
+// else err in a configuration file's words (Plain). Call it only with an error the YAML parser
+// gave for data.
 func Explain(data []byte, err error) error {
 	if err == nil {
 		return nil
@@ -29,7 +30,7 @@ func Explain(data []byte, err error) error {
 		e.Err = err
 		return e
 	}
-	return err
+	return Plain(err)
 }
 
 // Check finds the first line whose indentation fits no block above it: a key or item deeper

@@ -117,3 +117,31 @@ func FuzzCheckBlamesOnlyBrokenConfigs(f *testing.F) {
 		}
 	})
 }
+
+// TestPlainNamesNoGoType: a field that does not exist or a value of the wrong kind is said in
+// a configuration file's words, with its line; no Go type name reaches the user.
+func TestPlainNamesNoGoType(t *testing.T) {
+	type inner struct {
+		Games int `yaml:"games"`
+	}
+	type config struct {
+		Table string   `yaml:"table"`
+		Seats []string `yaml:"seats"`
+		Sim   inner    `yaml:"sim"`
+		Speed float64  `yaml:"speed"`
+		Fast  bool     `yaml:"fast"`
+	}
+	data := []byte("tabel: x\nseats: 3\nsim:\n  games: many\nspeed: [1]\nfast: maybe\n")
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	var c config
+	err := Explain(data, dec.Decode(&c))
+	want := "line 1: unknown field \"tabel\"\nline 2: \"3\" where a list belongs\nline 4: \"many\" where a whole number belongs\nline 5: a list where a number belongs\nline 6: \"maybe\" where true or false belongs"
+	if err == nil || err.Error() != want {
+		t.Fatalf("got\n%v\nwant\n%s", err, want)
+	}
+	var te *yaml.TypeError
+	if !errors.As(err, &te) {
+		t.Error("the parser's own error is lost")
+	}
+}

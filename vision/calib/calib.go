@@ -13,6 +13,9 @@ import (
 	"image"
 	"os"
 
+	"github.com/siamesetable/siamesed/internal/userfile"
+	"github.com/siamesetable/siamesed/internal/yamlline"
+
 	"gopkg.in/yaml.v3"
 )
 
@@ -67,7 +70,7 @@ func Parse(name string, data []byte) (Calibration, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&c); err != nil {
-		return Calibration{}, fmt.Errorf("calib: %s: %w", name, err)
+		return Calibration{}, fmt.Errorf("calib: %s: %w", name, yamlline.Explain(data, err))
 	}
 	if err := c.Validate(); err != nil {
 		return Calibration{}, fmt.Errorf("calib: %s: %w", name, err)
@@ -77,7 +80,7 @@ func Parse(name string, data []byte) (Calibration, error) {
 
 // Load reads a calibration file.
 func Load(path string) (Calibration, error) {
-	data, err := os.ReadFile(path)
+	data, err := userfile.ReadFile(path, "a camera calibration", 1<<20)
 	if err != nil {
 		return Calibration{}, fmt.Errorf("calib: %w", err)
 	}

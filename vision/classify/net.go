@@ -5,8 +5,9 @@ import (
 	_ "embed"
 	"fmt"
 	"image"
-	"os"
 	"strings"
+
+	"github.com/siamesetable/siamesed/internal/userfile"
 
 	"gocv.io/x/gocv"
 
@@ -37,6 +38,9 @@ func checkBuiltin() error {
 
 // BuiltinModel names the built-in model in errors and reports.
 const BuiltinModel = "vision/classify/model/tiles.onnx (built in)"
+
+// MaxModelBytes bounds a model file: the built-in one is about 2.8 MB.
+const MaxModelBytes = 64 << 20
 
 // NetThreshold is the default confidence (margin over the runner-up face) below which the
 // network's answer is unknown: 0.1, as chosen for the previous model (docs/vision.md).
@@ -73,7 +77,7 @@ func NewNet(path string) (*Classifier, error) {
 	name, data := BuiltinModel, builtinModel
 	if path != "" {
 		var err error
-		if data, err = os.ReadFile(path); err != nil {
+		if data, err = userfile.ReadFile(path, "a model", MaxModelBytes); err != nil {
 			return nil, fmt.Errorf("classify: model: %w", err)
 		}
 		name = path

@@ -14,6 +14,7 @@ import (
 	"github.com/siamesetable/siamesed/engine/tile"
 	"github.com/siamesetable/siamesed/vision/detect"
 	"github.com/siamesetable/siamesed/vision/labels"
+	"github.com/siamesetable/siamesed/vision/source"
 )
 
 // FromLabelled reads the photos listed in src/labels.csv (paths under src/images/, one tile
@@ -61,11 +62,11 @@ func FromLabelled(src, out string, want []tile.Face) (n int, missing []tile.Face
 
 // cut reads one photo, turns it portrait, centres it on the tile and writes it at crop size.
 func cut(from, to string) error {
-	m := gocv.IMRead(from, gocv.IMReadColor)
-	defer m.Close()
-	if m.Empty() {
-		return fmt.Errorf("%s: not an image OpenCV can read", from)
+	m, err := source.ReadImage(from)
+	if err != nil {
+		return err
 	}
+	defer m.Close()
 	if m.Cols() < 16 || m.Rows() < 16 {
 		return fmt.Errorf("%s: %dx%d, too small for a tile", from, m.Cols(), m.Rows())
 	}

@@ -4,6 +4,7 @@ package eval
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -81,10 +82,12 @@ func Run(c *classify.Classifier, dir string, test []labels.Item) (Report, error)
 	perRot := map[int]int{}
 	rot := gocv.NewMat()
 	defer rot.Close()
+	var unreadable []error
 	for _, it := range test {
 		m, err := classify.ReadCrop(dir, it)
 		if err != nil {
-			return Report{}, fmt.Errorf("eval: %w", err)
+			unreadable = append(unreadable, err) // every one is named, as enrol does
+			continue
 		}
 		for _, deg := range Rotations {
 			src := m
@@ -116,6 +119,9 @@ func Run(c *classify.Classifier, dir string, test []labels.Item) (Report, error)
 			}
 		}
 		m.Close()
+	}
+	if len(unreadable) > 0 {
+		return Report{}, fmt.Errorf("eval: %d of %d images cannot be read: %w", len(unreadable), len(test), errors.Join(unreadable...))
 	}
 	if r.N == 0 {
 		return r, nil

@@ -10,10 +10,11 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/siamesetable/siamesed/internal/userfile"
 
 	"github.com/siamesetable/siamesed/engine/tile"
 )
@@ -86,10 +87,13 @@ func Parse(name string, r io.Reader) ([]Item, error) {
 	return items, nil
 }
 
+// MaxFileBytes bounds a labels file (a line per photo).
+const MaxFileBytes = 16 << 20
+
 // Read reads dir/labels.csv.
 func Read(dir string) ([]Item, error) {
 	p := filepath.Join(dir, FileName)
-	f, err := os.Open(p)
+	f, err := userfile.Open(p, "a labels file", MaxFileBytes)
 	if err != nil {
 		return nil, fmt.Errorf("labels: %w", err)
 	}

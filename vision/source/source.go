@@ -99,11 +99,11 @@ func (f *FolderSource) Read(dst *gocv.Mat) error {
 	}
 	p := f.paths[f.next]
 	f.next++
-	m := gocv.IMRead(p, gocv.IMReadColor)
-	defer m.Close()
-	if m.Empty() {
-		return fmt.Errorf("source: cannot read image %s", p)
+	m, err := ReadImage(p)
+	if err != nil {
+		return fmt.Errorf("source: %w", err)
 	}
+	defer m.Close()
 	m.CopyTo(dst)
 	return nil
 }

@@ -9,8 +9,9 @@ import (
 	"image/color"
 	"image/draw"
 	"image/png"
-	"os"
 	"path/filepath"
+
+	"github.com/siamesetable/siamesed/internal/userfile"
 
 	"gocv.io/x/gocv"
 
@@ -122,7 +123,7 @@ func (a *Art) Close() error {
 }
 
 func readPNG(p string) (image.Image, error) {
-	f, err := os.Open(p)
+	f, err := userfile.Open(p, "a tile picture", 32<<20)
 	if err != nil {
 		return nil, fmt.Errorf("synth: %w", err)
 	}
