@@ -1,16 +1,13 @@
 package main
 
 import (
-	"image"
-	"image/color"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"gocv.io/x/gocv"
-
 	"github.com/siamesetable/siamesed/daemon"
+	"github.com/siamesetable/siamesed/engine/tile"
 	"github.com/siamesetable/siamesed/vision/labels"
 )
 
@@ -41,18 +38,10 @@ func TestCameraToolsWriteTheDataDirectory(t *testing.T) {
 		t.Fatalf("calibrate camera with $SIAMESED_DATA: exit %d %s%s (%v)", code, out, errs, err)
 	}
 
-	// A labelled folder of one photo (a plain green cloth: no tile in it, so nothing is
-	// enrolled, but the enrolment folder is laid out where the daemon looks).
-	src := t.TempDir()
-	os.MkdirAll(filepath.Join(src, labels.ImageDir), 0o755)
-	m := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(30, 110, 40, 0), 120, 160, gocv.MatTypeCV8UC3)
-	defer m.Close()
-	gocv.Rectangle(&m, image.Rect(60, 40, 96, 88), color.RGBA{240, 240, 230, 0}, -1)
-	if !gocv.IMWrite(filepath.Join(src, labels.ImageDir, "p.png"), m) {
-		t.Fatal("cannot write a photo")
-	}
-	os.WriteFile(filepath.Join(src, labels.FileName), []byte("image,tile\np.png,J\n"), 0o644)
-	code, out, errs = run(t, "enroll", "camera", "--source", src, "--faces", "J")
+	// A labelled folder of photos of every face a winds card needs: the enrolment folder is laid
+	// out where the daemon looks.
+	src := labelledPhotos(t, []tile.Face{tile.East, tile.South, tile.West, tile.North, tile.Joker}, nil)
+	code, out, errs = run(t, "enroll", "camera", "--source", src, "--card", windsCard(t))
 	if _, err := os.Stat(filepath.Join(envData, "camera", "enrolled", labels.ImageDir)); code != 0 || err != nil {
 		t.Fatalf("enroll camera with $SIAMESED_DATA: exit %d %s%s (%v)", code, out, errs, err)
 	}

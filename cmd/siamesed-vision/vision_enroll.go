@@ -11,8 +11,10 @@ import (
 
 	"gocv.io/x/gocv"
 
+	"github.com/siamesetable/siamesed/configs"
 	"github.com/siamesetable/siamesed/engine/tile"
 	"github.com/siamesetable/siamesed/vision/calib"
+	"github.com/siamesetable/siamesed/vision/classify"
 	"github.com/siamesetable/siamesed/vision/detect"
 	"github.com/siamesetable/siamesed/vision/enrol"
 	"github.com/siamesetable/siamesed/vision/labels"
@@ -20,7 +22,7 @@ import (
 )
 
 func init() {
-	register("enroll camera", "show each face to the camera once, or give a folder of labelled photos (labels.csv); saves crops for the recogniser: enroll camera --source SRC [--out DIR | --data DIR] [--calib F]; by default into the data directory, where siamesed run looks [--faces \"1B 2B ...\"]", enrollCamera)
+	register("enroll camera", "show each face to the camera once, or give a folder of labelled photos (labels.csv); saves crops for the recogniser: enroll camera --source SRC [--out DIR | --data DIR] [--calib F]; by default into the data directory, where siamesed run looks [--card FILE] [--faces \"1B 2B ...\"]; every face the card uses and J are required", enrollCamera)
 }
 
 func enrollCamera(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -30,13 +32,24 @@ func enrollCamera(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	tileW := fs.Int("tile-width", 36, "tile width in the top-down view, pixels")
 	outFlag := fs.String("out", "", "folder to write labels.csv and images/ to (default: "+defaultEnrolled+" in the data directory)")
 	data := dataFlag(fs)
-	faces := fs.String("faces", allFaces(), "the faces to show, in order")
+	cardPath := fs.String("card", "", "the card the table plays (default: the built-in example card): every face it uses, and J, must be enrolled")
+	faces := fs.String("faces", "", "the faces to show, in order (default: every face the card uses, then J); list a face again for each picture of it, e.g. each flower")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	want, err := tile.ParseList(*faces)
+	required, err := requiredFaces(*cardPath)
+	if err != nil {
+		return err
+	}
+	want := required
+	if *faces != "" {
+		want, err = tile.ParseList(*faces)
+	}
 	if err != nil || len(want) == 0 || fs.NArg() > 0 {
 		return fmt.Errorf("%w: want a list of faces (%v)", errUsage, err)
+	}
+	if lack := enrol.Missing(want, required); len(lack) > 0 {
+		return fmt.Errorf("%w: --faces lacks %s: the card uses them (and every set has jokers), and the camera names only faces it was shown", errUsage, tile.Format(lack))
 	}
 	dir, err := outPath(*outFlag, *data, defaultEnrolled)
 	if err != nil {
@@ -50,9 +63,10 @@ func enrollCamera(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		}
 		fmt.Fprintf(stdout, "enrolled %d labelled crops from %s in %s\n", n, *src, *out)
 		if len(missing) > 0 {
-			fmt.Fprintf(stderr, "enroll: no crop of %s: those faces will be asked about at the table\n", tile.Format(missing))
+			return fmt.Errorf("enroll: no photo of %s in %s (the crops of the others are saved in %s): the card uses them (and every set has jokers); add a photo of each to labels.csv and enrol again",
+				tile.Format(missing), *src, *out)
 		}
-		return nil
+		return reviewEnrolment(*out, stderr)
 	}
 	var warper *calib.Warper
 	if *calPath != "" {
@@ -109,6 +123,37 @@ func enrollCamera(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		}
 	}
 	fmt.Fprintf(stdout, "enrolled %d faces in %s\n", len(e.items), *out)
+	return reviewEnrolment(*out, stderr)
+}
+
+// requiredFaces are the faces the card at path ("": the built-in example card) uses, and J.
+func requiredFaces(path string) ([]tile.Face, error) {
+	c, err := configs.LoadCard(path)
+	if err != nil {
+		return nil, err
+	}
+	return enrol.Required(c.Card.Faces()), nil
+}
+
+// reviewEnrolment warns, naming the pair and how alike, about enrolled faces the built-in network
+// holds alike: at the table a crop of one may be answered as the other.
+func reviewEnrolment(dir string, stderr io.Writer) error {
+	items, err := labels.Read(dir)
+	if err != nil {
+		return err
+	}
+	c, err := classify.NewNet("")
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	pairs, err := enrol.LookAlikes(c, dir, items, classify.NetLookAlike)
+	if err != nil {
+		return err
+	}
+	for _, p := range pairs {
+		fmt.Fprintf(stderr, "enroll: warning: %v: a tile of one may be taken for the other; enrol a clearer crop of each, or check they are the faces named\n", p)
+	}
 	return nil
 }
 
@@ -120,14 +165,6 @@ func endHint(e *enroller) string {
 	return "; a camera or video source must first show the empty discard area, then each face alone, " +
 		"one after another, each held still for a few frames; photos of single tiles need a labels.csv " +
 		"(image,tile) beside an images/ folder, see docs/vision.md"
-}
-
-func allFaces() string {
-	fs := make([]tile.Face, tile.NumFaces)
-	for i := range fs {
-		fs[i] = tile.Face(i)
-	}
-	return tile.Format(fs)
 }
 
 // enroller keeps the empty reference and the crops saved so far.

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -15,7 +17,7 @@ import (
 )
 
 func init() {
-	register("vision eval", "enrol on one crop folder, classify another: vision eval --enroll DIR --test DIR | --enroll DIR --split 0.5 [--seed N] | --synthetic ARTDIR; [--model FILE|features]", visionEval)
+	register("vision eval", "enrol on one crop folder, classify another: vision eval --enroll DIR --test DIR | --enroll DIR --split 0.5 [--seed N] | --sets DIR [--enroll DIR] [--open] [--json] | --synthetic ARTDIR; [--model FILE|features]", visionEval)
 }
 
 func visionEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -28,6 +30,7 @@ func visionEval(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	threshold := fs.Float64("threshold", -1, "confidence (margin over the runner-up face) below which the answer is unknown (default: the classifier's own)")
 	minSim := fs.Float64("min-similarity", -1, "similarity to the nearest enrolled crop below which the answer is unknown (default: the classifier's own)")
 	maxNone := fs.Float64("max-none", -1, `cosine to the network's "no tile" class at or above which the answer is unknown (default: the classifier's own; 0: not used)`)
+	kindLead := fs.Float64("kind-lead", math.NaN(), `how much more like a face never enrolled than like its answer the network's face classes must hold a crop to answer it unknown (default: the classifier's own; below 0: not used)`)
 	model := fs.String("model", "", `embedding network (ONNX file); "" for the built-in one, "features" for the hand-made features`)
 	views := fs.String("views", "", `views each test crop is embedded through, averaged: "ZOOM[/DX/DY],..." ("1": as it is); "" for the classifier's own`)
 	enrolViews := fs.String("enroll-views", "", `views each enrolment crop is kept through, same form; "" for the classifier's own`)
@@ -38,19 +41,30 @@ func visionEval(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	conditions := fs.Bool("conditions", false, "also classify the test crops loose, tight, off-centre, dim, unevenly lit and blurred")
 	nontile := fs.Int("nontile", 0, "also classify this many non-tile crops of each kind (felt, wood, cloth, hand, tile back, ...); all should be unknown")
 	others := fs.String("others", "", "with --nontile: a folder of photos of other things to cut tile-shaped patches from")
+	setsDir := fs.String("sets", "", "instead: leave each tile set of this folder (labels.csv with a set column) out in turn; --enroll, if given, is always enrolled")
+	open := fs.Bool("open", false, "with --sets: also leave each face out of the enrolment in turn (all its crops should be unknown)")
+	asJSON := fs.Bool("json", false, "with --sets: print JSON instead of tables")
+	oneFlower := fs.Bool("one-flower", false, "with --sets: a set's own enrolment takes one flower like any face, not each of its flowers")
 	frames := fs.Int("frames", 20, "with --synthetic: frames to render")
 	tiles := fs.Int("tiles", 12, "with --synthetic: tiles per frame")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	synthetic := *artDir != ""
+	if *setsDir != "" {
+		if synthetic || *testDir != "" || *split != 0 || *within != "" || fs.NArg() > 0 {
+			return fmt.Errorf("%w: --sets takes --enroll, --exclude, --seeds, --open, --conditions, --nontile, --others, --json, --top, the model's flags and views only", errUsage)
+		}
+	} else if *open || *asJSON || *oneFlower {
+		return fmt.Errorf("%w: --open, --one-flower and --json go with --sets", errUsage)
+	}
 	if synthetic && (*enrolDir != "" || *testDir != "" || *frames < 1 || *tiles < 1 || fs.NArg() > 0) {
 		return fmt.Errorf("%w: --synthetic takes --frames, --tiles, --seed, --model, --threshold, --views and --enroll-views only", errUsage)
 	}
-	if !synthetic && (*enrolDir == "" || (*testDir == "") == (*split == 0) || *split < 0 || *split >= 1 || fs.NArg() > 0) {
+	if !synthetic && *setsDir == "" && (*enrolDir == "" || (*testDir == "") == (*split == 0) || *split < 0 || *split >= 1 || fs.NArg() > 0) {
 		return fmt.Errorf("%w: want --enroll DIR and either --test DIR or --split F in (0,1)", errUsage)
 	}
-	c, err := newClassifier(*model, *threshold, *minSim, *maxNone)
+	c, err := newClassifier(*model, *threshold, *minSim, *maxNone, *kindLead)
 	if err != nil {
 		return err
 	}
@@ -61,15 +75,25 @@ func visionEval(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if synthetic {
 		return visionEvalSynthetic(stdout, c, *artDir, *frames, *tiles, *seed)
 	}
-	enrolItems, err := labels.Read(*enrolDir)
-	if err != nil {
-		return err
+	var enrolItems []labels.Item
+	if *enrolDir != "" {
+		if enrolItems, err = labels.Read(*enrolDir); err != nil {
+			return err
+		}
 	}
 	if enrolItems, err = excluding(enrolItems, *exclude, false); err != nil {
 		return err
 	}
 	if enrolItems, err = excluding(enrolItems, *within, true); err != nil {
 		return err
+	}
+	if *setsDir != "" {
+		list, err := parseSeeds(cmp.Or(*seeds, "1,2,3,4,5"))
+		if err != nil {
+			return err
+		}
+		return visionEvalSets(stdout, c, setsRun{setsDir: *setsDir, enrolDir: *enrolDir, enrolItems: enrolItems,
+			seeds: list, oneFlower: *oneFlower, open: *open, conditions: *conditions, nontile: *nontile, others: *others, top: *top, json: *asJSON})
 	}
 	if *seeds != "" {
 		if *split == 0 {
@@ -145,8 +169,8 @@ func visionEvalSynthetic(stdout io.Writer, c *classify.Classifier, artDir string
 
 // newClassifier returns an empty classifier on the network in model ("" for the built-in one) or
 // on the hand-made features (model "features"), with threshold, minimum similarity and most
-// "no tile" likeness unless they are negative.
-func newClassifier(model string, threshold, minSim, maxNone float64) (*classify.Classifier, error) {
+// "no tile" likeness unless they are negative, and kind lead unless it is NaN.
+func newClassifier(model string, threshold, minSim, maxNone, kindLead float64) (*classify.Classifier, error) {
 	c := classify.New()
 	if model != "features" {
 		var err error
@@ -162,6 +186,9 @@ func newClassifier(model string, threshold, minSim, maxNone float64) (*classify.
 	}
 	if maxNone >= 0 {
 		c.MaxNone = float32(maxNone)
+	}
+	if !math.IsNaN(kindLead) {
+		c.KindLead = float32(kindLead)
 	}
 	return c, nil
 }

@@ -183,11 +183,16 @@ func TestCalibrateEnrollEval(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	faces := []tile.Face{tile.Bam1, tile.Red, tile.Joker}
+	// a card of dragons and flowers: the table must enrol RD, GD, WD, F and J
+	card := filepath.Join(t.TempDir(), "dragons.yaml")
+	if err := os.WriteFile(card, []byte("name: Dragons\nyear: 2026\nhands:\n  - {section: Dragons, pattern: \"FFFF RRRR GGGG 00\", value: 25}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	faces := []tile.Face{tile.Red, tile.Green, tile.White, tile.Flower, tile.Joker}
 	steps := []synth.Step{{Frames: 4}}
 	hand := &image.Point{X: 320, Y: 300}
 	for i, f := range faces {
-		p := synth.Placed{Face: f, Center: image.Pt(200+100*i, 200), Quarter: i}
+		p := synth.Placed{Face: f, Center: image.Pt(120+100*i, 200), Quarter: i}
 		steps = append(steps, synth.Step{Scene: synth.Scene{Hand: hand}, Frames: 2},
 			synth.Step{Scene: synth.Scene{Tiles: []synth.Placed{p}}, Frames: 5},
 			synth.Step{Scene: synth.Scene{Hand: hand}, Frames: 1},
@@ -212,24 +217,24 @@ func TestCalibrateEnrollEval(t *testing.T) {
 		t.Fatalf("calibrate camera: exit %d: %s", code, errs)
 	}
 	set := filepath.Join(dir, "set")
-	code, out, errs := run(t, "enroll", "camera", "--source", frames, "--calib", cal, "--out", set, "--faces", tile.Format(faces))
-	if code != 0 || !strings.Contains(out, "enrolled 3 faces") {
+	code, out, errs := run(t, "enroll", "camera", "--source", frames, "--calib", cal, "--out", set, "--card", card, "--faces", tile.Format(faces))
+	if code != 0 || !strings.Contains(out, "enrolled 5 faces") {
 		t.Fatalf("enroll camera: exit %d: %s%s", code, out, errs)
 	}
 	items, err := labels.Read(set)
-	if err != nil || len(items) != 3 || items[2].Tile != tile.Joker {
+	if err != nil || len(items) != 5 || items[4].Tile != tile.Joker {
 		t.Fatalf("labels %+v, %v", items, err)
 	}
 	code, out, errs = run(t, "vision", "eval", "--enroll", set, "--test", set)
 	if code != 0 {
 		t.Fatalf("vision eval: exit %d: %s", code, errs)
 	}
-	if r := lastJSON(t, out); r.N != 12 || r.Accuracy != 1 {
+	if r := lastJSON(t, out); r.N != 20 || r.Accuracy != 1 {
 		t.Errorf("eval of the enrolled crops against themselves: %+v", r)
 	}
 	// Too few frames: the source ends before the last face, and what was seen is kept.
-	code, _, errs = run(t, "enroll", "camera", "--source", frames, "--calib", cal, "--out", filepath.Join(dir, "more"), "--faces", "1B RD J N")
-	if code != 1 || !strings.Contains(errs, "after 3 of 4 faces") {
+	code, _, errs = run(t, "enroll", "camera", "--source", frames, "--calib", cal, "--out", filepath.Join(dir, "more"), "--card", card, "--faces", "RD GD WD F J N")
+	if code != 1 || !strings.Contains(errs, "after 5 of 6 faces") {
 		t.Errorf("short source: exit %d: %s", code, errs)
 	}
 }

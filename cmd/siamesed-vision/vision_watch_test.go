@@ -181,18 +181,19 @@ func TestVisionWatchCamera(t *testing.T) {
 	if err := r.Calibration().Save(cal); err != nil {
 		t.Fatal(err)
 	}
-	// Enrol the faces shown, one at a time, as at a table.
-	faces := []tile.Face{tile.Dot5, tile.Dot6, tile.Joker, tile.Flower}
+	// Enrol the faces shown, one at a time, as at a table: those of the session and every face
+	// the card (winds alone) uses.
+	faces := []tile.Face{tile.Dot5, tile.Dot6, tile.Joker, tile.Flower, tile.East, tile.South, tile.West, tile.North}
 	enrolSteps := []synth.Step{{Frames: 4}}
 	hand := &image.Point{X: 320, Y: 300}
 	for i, f := range faces {
-		p := synth.Placed{Face: f, Center: image.Pt(200+100*i, 200), Quarter: i}
+		p := synth.Placed{Face: f, Center: image.Pt(150+110*(i%4), 150+150*(i/4)), Quarter: i % 4}
 		enrolSteps = append(enrolSteps, synth.Step{Scene: synth.Scene{Hand: hand}, Frames: 1},
 			synth.Step{Scene: synth.Scene{Tiles: []synth.Placed{p}}, Frames: 4},
 			synth.Step{Scene: synth.Scene{Hand: hand}, Frames: 1}, synth.Step{Frames: 4})
 	}
 	set := filepath.Join(dir, "set")
-	if code, out, errs := run(t, "enroll", "camera", "--source", writeFrames(t, r, enrolSteps), "--calib", cal, "--out", set, "--faces", tile.Format(faces)); code != 0 {
+	if code, out, errs := run(t, "enroll", "camera", "--source", writeFrames(t, r, enrolSteps), "--calib", cal, "--out", set, "--card", windsCard(t), "--faces", tile.Format(faces)); code != 0 {
 		t.Fatalf("enroll camera: exit %d: %s%s", code, out, errs)
 	}
 	five := synth.Placed{Face: tile.Dot5, Center: image.Pt(300, 240), Quarter: 1}

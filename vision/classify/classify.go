@@ -45,6 +45,9 @@ type embedding struct {
 	// none is each crop's cosine to the network's "no tile" class (NoneOutput); nil when the
 	// embedder has none (the hand-made features, a model without the output).
 	none []float32
+	// faces are each crop's cosines to the network's face classes (FacesOutput); nil when the
+	// embedder has none.
+	faces [][]float32
 }
 
 // Classifier holds the enrolled examples; make one with NewNet or New. It is not safe for
@@ -62,6 +65,11 @@ type Classifier struct {
 	// enrolled crop lies (an enrolled photo the network sees as little like a tile draws every
 	// non-tile to it). 0 or less, or an embedder without the class: not used.
 	MaxNone float32
+	// KindLead: when the network takes a crop for a kind of face (Result.Kind) the table never
+	// enrolled, by at least this much more than for the answer's face (their cosines to the
+	// face classes), Result.Known is false, too far: a face never enrolled is not named as the
+	// enrolled face nearest it. Below 0, or an embedder without the face classes: not used.
+	KindLead float32
 	// Views: a crop to classify is embedded through each of these and the vectors averaged; nil
 	// means the crop as it is. Set before classifying.
 	Views []View
@@ -73,13 +81,14 @@ type Classifier struct {
 	// the rest.
 	nearest  float32
 	examples []example
-	crops    int // enrolled crops; examples has one per crop and enrolment view
+	crops    int                 // enrolled crops; examples has one per crop and enrolment view
+	enrolled [tile.NumFaces]bool // the faces with an example
 }
 
 // New returns an empty classifier on hand-made features (HOG, ink layout, colour) with the
 // default threshold. NewNet is far more accurate on sets it was not shown; New needs no model.
 func New() *Classifier {
-	return &Classifier{Threshold: DefaultThreshold, MinSimilarity: DefaultMinSimilarity, emb: featureEmbedder{}, nearest: 0.7}
+	return &Classifier{Threshold: DefaultThreshold, MinSimilarity: DefaultMinSimilarity, KindLead: -1, emb: featureEmbedder{}, nearest: 0.7}
 }
 
 // Close frees the network, if any.
@@ -114,12 +123,17 @@ type Result struct {
 	// Confidence in [0,1): 0 when the two nearest faces tie, towards 1 as the nearest example
 	// becomes identical while the nearest other face stays away.
 	Confidence float32
-	Known      bool      // Similarity >= MinSimilarity, Confidence >= Threshold and NoTile < MaxNone
+	Known      bool      // Similarity >= MinSimilarity, NoTile < MaxNone, not an unenrolled Kind, Confidence >= Threshold
 	Why        Reason    // why not Known; None when Known
 	Runner     tile.Face // the nearest other face
 	// NoTile is the crop's cosine to the network's "no tile" class: towards 1 for a crop like
 	// no tile face at all; NaN when the embedder has no such class.
 	NoTile float32
+	// Kind is the face the network's own face classes take the crop for, whatever is enrolled,
+	// and Lead how much more like Kind than like Face it holds the crop (cosines); NoFace and 0
+	// when the embedder has no face classes.
+	Kind tile.Face
+	Lead float32
 }
 
 // Reason says why a classification is not Known.
@@ -129,7 +143,7 @@ type Reason int
 // two nearest faces are also close to each other.
 const (
 	None     Reason = iota // Known
-	TooFar                 // below MinSimilarity or at MaxNone: not like any enrolled face
+	TooFar                 // below MinSimilarity, at MaxNone or like a face never enrolled (KindLead): not like any enrolled face
 	TooClose               // below Threshold: as like the runner-up face as the best one
 )
 
@@ -160,18 +174,65 @@ func (r Reason) MarshalText() ([]byte, error) {
 
 // Enrol adds one example crop of face f.
 func (c *Classifier) Enrol(f tile.Face, crop gocv.Mat) error {
+	ex, err := c.Example(f, crop)
+	if err != nil {
+		return err
+	}
+	c.Add(ex)
+	return nil
+}
+
+// Example is one enrolled crop as the classifier keeps it: its vectors through each enrolment
+// view, upright and half a turn round. Made once, it can be added to any classifier on the same
+// model, as often as an evaluation re-enrols (vision/eval).
+type Example struct {
+	Face tile.Face
+	vecs [][2][]float32
+}
+
+// Example embeds crop, a crop of face f, as Enrol would keep it, without enrolling it.
+func (c *Classifier) Example(f tile.Face, crop gocv.Mat) (Example, error) {
 	if f >= tile.NumFaces {
-		return fmt.Errorf("classify: enrol: no such face %d", f)
+		return Example{}, fmt.Errorf("classify: enrol: no such face %d", f)
 	}
 	e, err := c.viewVectors(crop, c.EnrolViews, true)
 	if err != nil {
-		return fmt.Errorf("classify: enrol %v: %w", f, err)
+		return Example{}, fmt.Errorf("classify: enrol %v: %w", f, err)
 	}
+	ex := Example{Face: f}
 	for i := range e.ups {
-		c.examples = append(c.examples, example{face: f, vec: [2][]float32{e.ups[i], e.downs[i]}})
+		ex.vecs = append(ex.vecs, [2][]float32{e.ups[i], e.downs[i]})
 	}
-	c.crops++
-	return nil
+	return ex, nil
+}
+
+// Similarity is how alike the model holds two enrolled crops: a crop exactly like either, as
+// Classify compares it with the other's vectors (every enrolment view, upright and half a turn
+// round), the higher of the two ways. Two faces whose crops come this close can be taken for
+// each other.
+func (e Example) Similarity(o Example) float32 {
+	best := float32(-1)
+	for _, x := range [2][2]Example{{e, o}, {o, e}} {
+		if len(x[0].vecs) == 0 {
+			continue
+		}
+		q := x[0].vecs[0][0]
+		for _, v := range x[1].vecs {
+			best = max(best, dot(q, v[0]), dot(q, v[1]))
+		}
+	}
+	return best
+}
+
+// Add enrols examples made by Example (on this classifier's model).
+func (c *Classifier) Add(exs ...Example) {
+	for _, ex := range exs {
+		for _, v := range ex.vecs {
+			c.examples = append(c.examples, example{face: ex.Face, vec: v})
+		}
+		c.enrolled[ex.Face] = true
+		c.crops++
+	}
 }
 
 // viewVectors embeds crop through each of views (nil: the crop as it is), a vector pair a view.
@@ -207,17 +268,62 @@ func (c *Classifier) Classify(crop gocv.Mat) (Result, error) {
 	if len(c.examples) == 0 {
 		return Result{}, ErrNotEnrolled
 	}
-	e, err := c.viewVectors(crop, c.Views, false)
+	q, err := c.Query(crop)
 	if err != nil {
 		return Result{}, err
 	}
-	r := c.classifyVec(mean(e.ups))
-	r.NoTile = float32(math.NaN())
+	return c.Answer(q)
+}
+
+// Query is a crop to classify as the network sees it: its vector (averaged over Views) and its
+// likeness to "no tile". Made once, it can be answered against any enrolment on the same model.
+type Query struct {
+	vec    []float32
+	noTile float32
+	faces  []float32 // cosines to the face classes; nil without them
+}
+
+// Query embeds crop for Answer.
+func (c *Classifier) Query(crop gocv.Mat) (Query, error) {
+	e, err := c.viewVectors(crop, c.Views, false)
+	if err != nil {
+		return Query{}, err
+	}
+	q := Query{vec: mean(e.ups), noTile: float32(math.NaN())}
 	if e.none != nil {
-		r.NoTile = meanOf(e.none)
+		q.noTile = meanOf(e.none)
+	}
+	if e.faces != nil {
+		q.faces = average(e.faces)
+	}
+	return q, nil
+}
+
+// Answer names the face of a crop embedded by Query against what is enrolled now.
+func (c *Classifier) Answer(q Query) (Result, error) {
+	if len(c.examples) == 0 {
+		return Result{}, ErrNotEnrolled
+	}
+	r := c.classifyVec(q.vec)
+	r.NoTile = q.noTile
+	r.Kind = tile.NoFace
+	if q.faces != nil {
+		r.Kind = tile.Face(argmax(q.faces))
+		r.Lead = q.faces[r.Kind] - q.faces[r.Face]
 	}
 	c.judge(&r)
 	return r, nil
+}
+
+// average is the element-wise mean of vecs, which is not empty.
+func average(vecs [][]float32) []float32 {
+	out := make([]float32, len(vecs[0]))
+	for _, v := range vecs {
+		for i, x := range v {
+			out[i] += x / float32(len(vecs))
+		}
+	}
+	return out
 }
 
 // meanOf is the mean of xs.
@@ -233,7 +339,8 @@ func meanOf(xs []float32) float32 {
 // tile at all (TooFar), or too close to the runner-up (TooClose).
 func (c *Classifier) judge(r *Result) {
 	switch {
-	case r.Similarity < c.MinSimilarity, c.MaxNone > 0 && r.NoTile >= c.MaxNone:
+	case r.Similarity < c.MinSimilarity, c.MaxNone > 0 && r.NoTile >= c.MaxNone,
+		c.KindLead >= 0 && r.Kind != tile.NoFace && !c.enrolled[r.Kind] && r.Lead >= c.KindLead:
 		r.Why = TooFar
 	case r.Confidence < c.Threshold:
 		r.Why = TooClose
@@ -287,4 +394,15 @@ func (c *Classifier) classifyVec(q []float32) Result {
 }
 
 // Reset forgets every enrolled example, keeping the model.
-func (c *Classifier) Reset() { c.examples, c.crops = nil, 0 }
+func (c *Classifier) Reset() { c.examples, c.crops, c.enrolled = nil, 0, [tile.NumFaces]bool{} }
+
+// argmax is the index of the largest of xs, which is not empty.
+func argmax(xs []float32) int {
+	best := 0
+	for i, x := range xs {
+		if x > xs[best] {
+			best = i
+		}
+	}
+	return best
+}

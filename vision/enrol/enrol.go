@@ -7,7 +7,6 @@ import (
 	"image"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"gocv.io/x/gocv"
@@ -54,12 +53,11 @@ func FromLabelled(src, out string, want []tile.Face) (n int, missing []tile.Face
 	if err := os.WriteFile(filepath.Join(out, labels.FileName), []byte(b.String()), 0o644); err != nil {
 		return 0, nil, fmt.Errorf("enrol: %w", err)
 	}
-	for _, f := range want {
-		if !slices.ContainsFunc(written, func(it labels.Item) bool { return it.Tile == f }) && !slices.Contains(missing, f) {
-			missing = append(missing, f)
-		}
+	have := make([]tile.Face, len(written))
+	for i, it := range written {
+		have[i] = it.Tile
 	}
-	return len(written), missing, nil
+	return len(written), Missing(have, want), nil
 }
 
 // cut reads one photo, turns it portrait, centres it on the tile and writes it at crop size.

@@ -35,11 +35,17 @@ func TestConditions(t *testing.T) {
 	}
 	for _, r := range rs {
 		t.Logf("%+v", r)
-		if r.N != 160 || r.Accuracy < conditionFloor || r.Known < knownFloor {
-			t.Errorf("%s: %+v; want 160 crops, top-1 at least %.2f, %.2f answered", r.Condition, r, conditionFloor, knownFloor)
+		if r.N != 160 || r.Accuracy < conditionFloor || r.Known < conditionKnownFloor {
+			t.Errorf("%s: %+v; want 160 crops, top-1 at least %.2f, %.2f answered", r.Condition, r, conditionFloor, conditionKnownFloor)
 		}
 	}
 }
 
-// conditionFloor is below every condition's measured top-1 (docs/vision.md).
-const conditionFloor = 0.95
+// conditionFloor is below every condition's measured top-1 (docs/vision.md). conditionKnownFloor
+// is below every condition's measured share answered, 0.925 (all of them) to 0.9875 on these
+// 40 photos: enrolled on other photos of photos-dev, every crop here is of a set never enrolled,
+// and since MinSimilarity rose to 0.8 (issue 27) more of those turn into questions, by design.
+const (
+	conditionFloor      = 0.95
+	conditionKnownFloor = 0.9
+)

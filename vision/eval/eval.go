@@ -63,11 +63,13 @@ func at[T cmp.Ordered](sorted []T, q float64) T {
 	return sorted[min(len(sorted)-1, int(q*float64(len(sorted))))]
 }
 
-// Pair is a confusion: Want taken for Got, Count times.
+// Pair is a confusion: Want taken for Got, Count times, Known of them answered with confidence
+// (counted by the leave-one-out measurements only).
 type Pair struct {
 	Want  tile.Face `json:"want"`
 	Got   tile.Face `json:"got"`
 	Count int       `json:"count"`
+	Known int       `json:"known,omitempty"`
 }
 
 // Run enrols c on nothing new; it classifies every test item from dir at every rotation.

@@ -32,6 +32,9 @@ var ErrFormat = errors.New("labels: bad format")
 type Item struct {
 	Image string    // path relative to the images/ directory
 	Tile  tile.Face // the face it shows
+	// Set names the physical tile set the crop comes from, when the file has a `set` column
+	// (../shared/data/photos-sets): every face of a set shares one artwork and one light.
+	Set string
 }
 
 // Parse reads a labels file; name is used in errors. Every bad line is reported, with its line number.
@@ -49,6 +52,7 @@ func Parse(name string, r io.Reader) ([]Item, error) {
 	if len(h) < 2 || strings.TrimSpace(h[0]) != "image" || strings.TrimSpace(h[1]) != "tile" {
 		return nil, fmt.Errorf("%w: %s:1: header %q, want image,tile first", ErrFormat, name, strings.Join(h, ","))
 	}
+	setCol := slices.IndexFunc(h, func(name string) bool { return strings.TrimSpace(name) == "set" })
 	var items []Item
 	var errs []error
 	for i, rec := range recs[1:] {
@@ -67,7 +71,15 @@ func Parse(name string, r io.Reader) ([]Item, error) {
 			errs = append(errs, fmt.Errorf("%w: %s:%d: tile: %v", ErrFormat, name, line, err))
 			continue
 		}
-		items = append(items, Item{Image: img, Tile: f})
+		it := Item{Image: img, Tile: f}
+		if setCol >= 0 {
+			if setCol >= len(rec) || strings.TrimSpace(rec[setCol]) == "" {
+				errs = append(errs, fmt.Errorf("%w: %s:%d: no set named in column %d", ErrFormat, name, line, setCol+1))
+				continue
+			}
+			it.Set = strings.TrimSpace(rec[setCol])
+		}
+		items = append(items, it)
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
@@ -89,14 +101,21 @@ func Read(dir string) ([]Item, error) {
 	return Parse(p, f)
 }
 
-// Write writes items as a labels file.
+// Write writes items as a labels file, with a `set` column when any item names its set.
 func Write(w io.Writer, items []Item) error {
+	withSet := slices.ContainsFunc(items, func(it Item) bool { return it.Set != "" })
 	cw := csv.NewWriter(w)
-	if err := cw.Write([]string{"image", "tile"}); err != nil {
+	row := func(fields ...string) []string {
+		if !withSet {
+			return fields[:2]
+		}
+		return fields
+	}
+	if err := cw.Write(row("image", "tile", "set")); err != nil {
 		return fmt.Errorf("labels: %w", err)
 	}
 	for _, it := range items {
-		if err := cw.Write([]string{it.Image, it.Tile.String()}); err != nil {
+		if err := cw.Write(row(it.Image, it.Tile.String(), it.Set)); err != nil {
 			return fmt.Errorf("labels: %w", err)
 		}
 	}

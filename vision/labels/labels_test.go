@@ -21,6 +21,9 @@ func TestParse(t *testing.T) {
 		{"bad tile", "image,tile\n1.jpg,1B\n2.jpg,10B\n", 0, "x.csv:3: tile"},
 		{"escape", "image,tile\n../../etc/passwd,1B\n", 0, "x.csv:2: image"},
 		{"short", "image,tile\n1.jpg\n", 0, "x.csv:2: want at least 2"},
+		{"sets", "image,tile,set,source\n1.jpg,1B,B,x\n2.jpg,E,H,y\n", 2, ""},
+		{"no set", "image,tile,set\n1.jpg,1B,B\n2.jpg,E, \n", 0, "x.csv:3: no set"},
+		{"short of the set", "image,tile,source,set\n1.jpg,1B,x\n", 0, "x.csv:2: no set named in column 4"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			items, err := Parse("x.csv", strings.NewReader(tc.in))
@@ -36,12 +39,21 @@ func TestParse(t *testing.T) {
 			if err != nil || len(items) != tc.want {
 				t.Fatalf("got %d items, %v; want %d", len(items), err, tc.want)
 			}
+			if tc.name == "sets" && (items[0].Set != "B" || items[1].Set != "H") {
+				t.Fatalf("sets: got %+v, want B and H", items)
+			}
 		})
 	}
 }
 
 func TestWriteParseRoundTrip(t *testing.T) {
-	in := []Item{{"a.png", tile.Bam1}, {"b/c.png", tile.Joker}, {"d,e.png", tile.Flower}}
+	roundTrip(t, []Item{{Image: "a.png", Tile: tile.Bam1}, {Image: "b/c.png", Tile: tile.Joker}, {Image: "d,e.png", Tile: tile.Flower}})
+	roundTrip(t, []Item{{Image: "a.png", Tile: tile.Bam1, Set: "B"}, {Image: "b.png", Tile: tile.Joker, Set: "set 2"}})
+}
+
+// roundTrip writes in and reads it back unchanged.
+func roundTrip(t *testing.T, in []Item) {
+	t.Helper()
 	var buf bytes.Buffer
 	if err := Write(&buf, in); err != nil {
 		t.Fatal(err)

@@ -9,6 +9,9 @@ Inputs (see README.md in this folder):
                    leaves these out of every measurement).
   --faces DIR      one BGR image per face named <tile>.png (1B.png ... J.png), as
                    `siamesed vision art --out DIR` writes them from ../shared/data/tile-art.
+  --sets DIR       optional: a crop folder whose labels.csv has a `set` column
+                   (../shared/data/photos-sets); with --train-sets, the crops of those sets only are
+                   trained on, so that the others stay unseen for `vision eval --sets`.
   --out FILE       the ONNX model.
 
 The network maps a BGR crop (portrait, --size, pixels / 255) to a 128-number embedding. It is
@@ -67,7 +70,8 @@ class Net(nn.Module):
 class Export(nn.Module):
     """The network as shipped: the embedding, and its dot product with the "none" class's unit
     weight. Divided by the embedding's length that is the crop's cosine to "none": how much it
-    looks like no tile face at all, whatever faces the table enrolled (vision/classify)."""
+    looks like no tile face at all, whatever faces the table enrolled (vision/classify). The
+    faces output is added afterwards by head.py."""
 
     def __init__(self, net, none):
         super().__init__()
@@ -81,6 +85,10 @@ class Export(nn.Module):
         return e, self.none(e)
 
 
+# The faces in the order of engine/tile's Face: the order of head.py's "faces" output.
+FACE_ORDER = [f"{n}{s}" for s in "BCD" for n in range(1, 10)] + ["E", "S", "W", "N", "RD", "GD", "WD", "F", "J"]
+
+
 def read_list(photos, path):
     out = []
     with open(path) as f:
@@ -91,6 +99,20 @@ def read_list(photos, path):
             if im is None:
                 raise SystemExit(f"train: cannot read {row[0]}")
             out.append((portrait(im), row[1].strip()))
+    return out
+
+
+def read_sets(folder, names):
+    """The crops of folder (labels.csv: image,tile,set,...) whose set is one of names."""
+    out = []
+    with open(os.path.join(folder, "labels.csv")) as f:
+        for row in csv.DictReader(f):
+            if row["set"].strip() not in names:
+                continue
+            im = cv2.imread(os.path.join(folder, "images", row["image"]), cv2.IMREAD_COLOR)
+            if im is None:
+                raise SystemExit(f"train: cannot read {row['image']}")
+            out.append((portrait(im), row["tile"].strip()))
     return out
 
 
@@ -180,6 +202,10 @@ def main():
     ap.add_argument("--photo-repeats", type=int, default=20, help="augmented copies of each photo per epoch")
     ap.add_argument("--art-repeats", type=int, default=40, help="augmented copies of each face image per epoch")
     ap.add_argument("--negatives", type=int, default=1200, help="non-tile crops per epoch (drawn anew each time)")
+    ap.add_argument("--sets", help="optional: a crop folder with a set column (photos-sets)")
+    ap.add_argument("--train-sets", default="", help="with --sets: the sets to train on, e.g. C,H")
+    ap.add_argument("--set-repeats", type=int, default=4, help="augmented copies of each --sets crop per epoch")
+    ap.add_argument("--margin", type=float, default=0.25, help="CosFace margin")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--test-list", help="optional: crops of --photos to report nearest-neighbour top-1 on at the end (never trained on)")
@@ -194,25 +220,29 @@ def main():
     rng = random.Random(a.seed)
 
     photos = read_list(a.photos, a.list)
+    names_wanted = [n.strip() for n in a.train_sets.split(",") if n.strip()]
+    sets = read_sets(a.sets, names_wanted) if a.sets and names_wanted else []
     art = []
     for name in sorted(os.listdir(a.faces)):
         if name.endswith(".png"):
             art.append((portrait(cv2.imread(os.path.join(a.faces, name), cv2.IMREAD_COLOR)), name[:-4]))
-    faces = sorted({t for _, t in photos} | {t for _, t in art})
+    faces = sorted({t for _, t in photos} | {t for _, t in art} | {t for _, t in sets})
     # one more class, "none", for every crop that is not a tile face
     names = faces + ["none"]
     cls = {t: i for i, t in enumerate(names)}
-    pool = [im for im, _ in photos] + [im for im, _ in art]
-    print(f"train: {len(photos)} photos, {len(art)} face images, {len(faces)} faces, {a.negatives} non-tile crops an epoch", flush=True)
+    pool = [im for im, _ in photos] + [im for im, _ in sets] + [im for im, _ in art]
+    print(f"train: {len(photos)} photos, {len(sets)} crops of sets {','.join(names_wanted) or 'none'}, {len(art)} face images, "
+          f"{len(faces)} faces, {a.negatives} non-tile crops an epoch", flush=True)
 
     net = Net(len(names), a.width)
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=5e-4)
-    steps_per_epoch = (len(photos) * a.photo_repeats + len(art) * a.art_repeats + a.negatives) // 64
+    steps_per_epoch = (len(photos) * a.photo_repeats + len(sets) * a.set_repeats + len(art) * a.art_repeats + a.negatives) // 64
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=a.epochs * steps_per_epoch + 1)
-    scale, margin = 16.0, 0.25
+    scale, margin = 16.0, a.margin
     for ep in range(a.epochs):
         t0 = time.time()
         items = [(im, cls[t], False) for im, t in photos] * a.photo_repeats + [(im, cls[t], True) for im, t in art] * a.art_repeats
+        items += [(im, cls[t], False) for im, t in sets] * a.set_repeats
         items += [(None, cls["none"], False)] * a.negatives
         rng.shuffle(items)
         net.train()

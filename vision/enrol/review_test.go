@@ -1,0 +1,85 @@
+package enrol
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"gocv.io/x/gocv"
+
+	"github.com/siamesetable/siamesed/engine/tile"
+	"github.com/siamesetable/siamesed/vision/classify"
+	"github.com/siamesetable/siamesed/vision/labels"
+	"github.com/siamesetable/siamesed/vision/synth"
+)
+
+// The joker is required whatever the card uses; each face once, in order.
+func TestRequired(t *testing.T) {
+	for _, tc := range []struct{ card, want string }{
+		{"E S W N", "E S W N J"},
+		{"N E N", "E N J"},
+		{"J 1B", "1B J"},
+		{"", "J"},
+	} {
+		in, err := tile.ParseList(tc.card)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := tile.Format(Required(in)); got != tc.want {
+			t.Errorf("Required(%s) = %s, want %s", tc.card, got, tc.want)
+		}
+	}
+}
+
+func TestMissing(t *testing.T) {
+	have, _ := tile.ParseList("F F E J")
+	want, _ := tile.ParseList("E S F W S J")
+	if got := tile.Format(Missing(have, want)); got != "S W" {
+		t.Errorf("Missing = %s, want S W", got)
+	}
+}
+
+// Two enrolled crops of one drawing under different faces are named as alike; the drawn faces
+// of a set, each once, are not alike at the built-in model's limit, and a flower enrolled twice
+// is one face, never a pair.
+func TestLookAlikes(t *testing.T) {
+	art, err := synth.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer art.Close()
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, labels.ImageDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var items []labels.Item
+	add := func(name string, f, drawn tile.Face) {
+		if !gocv.IMWrite(filepath.Join(dir, labels.ImageDir, name), art.Face(drawn)) {
+			t.Fatal("cannot write a crop")
+		}
+		items = append(items, labels.Item{Image: name, Tile: f})
+	}
+	for f := range tile.Face(tile.NumFaces) {
+		add(f.String()+".png", f, f)
+	}
+	add("F2.png", tile.Flower, tile.Flower)
+	c, err := classify.NewNet("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	got, err := LookAlikes(c, dir, items, classify.NetLookAlike)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 0 {
+		t.Errorf("the drawn faces: %v, want no pair alike", got)
+	}
+	add("also-3C.png", tile.Crak2, tile.Crak3) // a 3C enrolled as 2C
+	if got, err = LookAlikes(c, dir, items, classify.NetLookAlike); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].A != tile.Crak2 || got[0].B != tile.Crak3 || got[0].ImageA != "also-3C.png" || got[0].Similarity < 0.99 {
+		t.Errorf("a 3C enrolled as 2C: %v, want 2C and 3C alike", got)
+	}
+}
