@@ -22,6 +22,7 @@ import (
 	"github.com/siamesetable/siamesed/engine/track"
 	"github.com/siamesetable/siamesed/internal/clock"
 	"github.com/siamesetable/siamesed/setup"
+	"github.com/siamesetable/siamesed/sim/players"
 )
 
 // owner is a client of the set-up page, logged in with the owner's password.
@@ -278,7 +279,7 @@ func TestSettingsApplyFromTheNextGame(t *testing.T) {
 	}
 
 	// Virtual players play the rules and card they started with.
-	d.players = &players{}
+	d.players = &players.Players{}
 	if ok, why := d.sameStart(d.started.rules, d.started.card); !ok {
 		t.Errorf("the rules started with: %s", why)
 	}
