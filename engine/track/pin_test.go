@@ -54,3 +54,42 @@ func TestACallWaitsForTheCameraToSeeTheDiscardTaken(t *testing.T) {
 		t.Fatalf("once the camera saw the 6C taken: acts %v, want %v (questions %+v)", acts(steps), want, tr.Questions())
 	}
 }
+
+// TestTheLaterOfTwoSameFaceArrivalsIsTheDiscardOfTheSeatNotToPlay pins seenEvent's latest:
+// West draws a 5C and throws it at once (no rack shows it), then East draws a 9D and takes a
+// 5C of its own from rack 2, holding it a second before throwing it. East's rack reads the 5C
+// gone nearer in time to West's throw than to East's own, but East's discard comes after
+// West's turn: it is the later 5C the camera saw. West's draw and throw are played first,
+// then East's draw and discard, none faulty, as soon as West's throw has lain the grace period
+// (taking West's 5C for East's discard, out of turn, would hold them back as a fault until
+// East's throw had lain as long).
+func TestTheLaterOfTwoSameFaceArrivalsIsTheDiscardOfTheSeatNotToPlay(t *testing.T) {
+	ft, tr := siameseTable(t)
+	steps := hands(ft, tr, 2*time.Second, take(0, 1, sim.In, "5B"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("5B")}})
+	if want := []string{act(game.Action{Seat: 0, Act: game.ActDiscard, Tiles: []tile.Face{face("5B")}, Rack: 1}, game.Applied)}; !slices.Equal(acts(steps), want) {
+		t.Fatalf("East's discard: %v, want %v", acts(steps), want)
+	}
+	throw(ft, "5C", true) // West's drawn 5C, thrown at once
+	steps = ft.runUntil(tr, ft.now.Add(200*time.Millisecond))
+	steps = append(steps, hands(ft, tr, time.Second, put(0, 1, sim.In, "9D"), take(0, 2, sim.In, "5C"))...)
+	throw(ft, "5C", true) // East's 5C, a second after it left the rack
+	// West's throw has lain the grace period before East's has: the evidence is clear then,
+	// and nothing breaks a rule, so nothing waits for East's throw to lie as long.
+	for range 12 {
+		steps = append(steps, ft.runUntil(tr, ft.now.Add(100*time.Millisecond))...)
+	}
+	want := []string{
+		act(game.Action{Seat: 1, Act: game.ActDraw, Tiles: []tile.Face{face("5C")}, Rack: 1}, game.Applied),
+		act(game.Action{Seat: 1, Act: game.ActDiscard, Tiles: []tile.Face{face("5C")}, Rack: 1}, game.Applied),
+		act(game.Action{Seat: 0, Act: game.ActDraw, Tiles: []tile.Face{face("9D")}, Rack: 1}, game.Applied),
+		act(game.Action{Seat: 0, Act: game.ActDiscard, Tiles: []tile.Face{face("5C")}, Rack: 2}, game.Applied),
+	}
+	if !slices.Equal(acts(steps), want) {
+		t.Fatalf("acts %v\nwant %v (questions %+v)", acts(steps), want, tr.Questions())
+	}
+	for _, s := range steps {
+		if game.HasFaults(s.Verdicts) {
+			t.Fatalf("%v faulty: %+v", s.Action, s.Verdicts)
+		}
+	}
+}
