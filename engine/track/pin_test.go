@@ -93,3 +93,35 @@ func TestTheLaterOfTwoSameFaceArrivalsIsTheDiscardOfTheSeatNotToPlay(t *testing.
 		}
 	}
 }
+
+// TestAnUnnamedArrivalBeforeTheRackReadsItsTileGone pins arrivalSlack: the camera's reading
+// of an unnamed tile landing is taken for East's 5B gone from its rack when it came a little
+// before the rack read the tile gone (the rack lags the hand), but not when it came seconds
+// before: that was another tile, and the players are asked.
+func TestAnUnnamedArrivalBeforeTheRackReadsItsTileGone(t *testing.T) {
+	discard := act(game.Action{Seat: 0, Act: game.ActDiscard, Tiles: []tile.Face{face("5B")}, Rack: 1}, game.Applied)
+	t.Run("a little before", func(t *testing.T) {
+		ft, tr := siameseTable(t)
+		throw(ft, "5B", false)
+		steps := ft.runUntil(tr, ft.now.Add(500*time.Millisecond)) // landed 200 ms before the rack was touched
+		steps = append(steps, hands(ft, tr, 3*time.Second, take(0, 1, sim.In, "5B"))...)
+		if want := []string{discard}; !slices.Equal(acts(steps), want) {
+			t.Fatalf("acts %v, want %v (questions %+v)", acts(steps), want, tr.Questions())
+		}
+		if qs := tr.Questions(); len(qs) != 0 {
+			t.Fatalf("questions left: %+v", qs)
+		}
+	})
+	t.Run("seconds before", func(t *testing.T) {
+		ft, tr := siameseTable(t)
+		throw(ft, "5B", false)
+		steps := ft.runUntil(tr, ft.now.Add(2500*time.Millisecond)) // landed 2.2 s before the rack was touched
+		steps = append(steps, hands(ft, tr, 4*time.Second, take(0, 1, sim.In, "5B"))...)
+		if len(steps) != 0 {
+			t.Fatalf("played %v, want nothing (the camera missed East's throw)", acts(steps))
+		}
+		if len(tr.Questions()) == 0 {
+			t.Fatalf("no question about the 5B gone and the unnamed tile")
+		}
+	})
+}
