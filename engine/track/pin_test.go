@@ -125,3 +125,50 @@ func TestAnUnnamedArrivalBeforeTheRackReadsItsTileGone(t *testing.T) {
 		}
 	})
 }
+
+// TestActsAfterAnUnnamedThrowWait pins earlierUnnamed: West draws a 7D and throws it at once,
+// and the camera cannot name it; East then draws a 9C into rack 2 and throws a 5B from rack 1,
+// which the camera names. East's racks show its draw and discard, but they come after West's
+// unnamed throw: played first, they would be out of turn. They wait, however long, and the
+// players are asked; once a player enters West's draw by hand, West's turn and then East's
+// are played in order, none faulty.
+func TestActsAfterAnUnnamedThrowWait(t *testing.T) {
+	ft, tr := siameseTable(t)
+	steps := hands(ft, tr, 2*time.Second, take(0, 1, sim.In, "5B"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("5B")}})
+	if want := []string{act(game.Action{Seat: 0, Act: game.ActDiscard, Tiles: []tile.Face{face("5B")}, Rack: 1}, game.Applied)}; !slices.Equal(acts(steps), want) {
+		t.Fatalf("East's discard: %v, want %v", acts(steps), want)
+	}
+	throw(ft, "7D", false) // West's drawn 7D, thrown before its rack was read
+	steps = ft.runUntil(tr, ft.now.Add(2*time.Second))
+	steps = append(steps, hands(ft, tr, time.Second, put(0, 2, sim.In, "9C"), take(0, 1, sim.In, "5B"))...)
+	throw(ft, "5B", true)
+	for range 100 {
+		steps = append(steps, ft.runUntil(tr, ft.now.Add(100*time.Millisecond))...)
+	}
+	if len(steps) != 0 {
+		t.Fatalf("played before West's throw was known: %v", acts(steps))
+	}
+	if len(tr.Questions()) == 0 {
+		t.Fatalf("no question about West's unnamed throw")
+	}
+	drew := game.Action{Seat: 1, Act: game.ActDraw, Tiles: []tile.Face{face("7D")}, Rack: 1}
+	st, err := tr.Command(Command{Seat: 1, Kind: CmdAct, Action: &drew, At: ft.now})
+	if err != nil {
+		t.Fatalf("%v entered by hand: %v", drew, err)
+	}
+	steps = append(st, ft.runUntil(tr, ft.now.Add(3*time.Second))...)
+	want := []string{
+		act(drew, game.Applied),
+		act(game.Action{Seat: 1, Act: game.ActDiscard, Tiles: []tile.Face{face("7D")}, Rack: 1}, game.Applied),
+		act(game.Action{Seat: 0, Act: game.ActDraw, Tiles: []tile.Face{face("9C")}, Rack: 2}, game.Applied),
+		act(game.Action{Seat: 0, Act: game.ActDiscard, Tiles: []tile.Face{face("5B")}, Rack: 1}, game.Applied),
+	}
+	if !slices.Equal(acts(steps), want) {
+		t.Fatalf("acts %v\nwant %v (questions %+v)", acts(steps), want, tr.Questions())
+	}
+	for _, s := range steps {
+		if game.HasFaults(s.Verdicts) {
+			t.Fatalf("%v faulty: %+v", s.Action, s.Verdicts)
+		}
+	}
+}
