@@ -172,3 +172,43 @@ func TestActsAfterAnUnnamedThrowWait(t *testing.T) {
 		}
 	}
 }
+
+// TestALoneSeatsLaterDrawWaitsForItsUnnamedThrow pins unnamedThrow: West, playing on alone
+// and to draw, picks a 4D and throws it at once, and the camera cannot name it; a moment
+// later, before the camera has reported the throw, West picks a 3B into rack 2. Its racks
+// show only the 3B come, read as arriving before the unnamed tile landed, but that pick is
+// West's next turn: played now it would take the place of the draw the unnamed throw began
+// with. West's acts wait, however long, and the players are asked; once a player enters the
+// 4D's draw by hand, the unnamed tile is its discard and the 3B's draw follows.
+func TestALoneSeatsLaterDrawWaitsForItsUnnamedThrow(t *testing.T) {
+	ft, tr := westAlone(t)
+	throw(ft, "4D", false)
+	steps := ft.runUntil(tr, ft.now.Add(100*time.Millisecond))
+	steps = append(steps, hands(ft, tr, 100*time.Millisecond, put(1, 2, sim.In, "3B"))...)
+	steps = append(steps, ticks(ft, tr, 80)...)
+	if len(steps) != 0 {
+		t.Fatalf("played before West's throw was known: %v", acts(steps))
+	}
+	if len(tr.Questions()) == 0 {
+		t.Fatalf("no question about West's unnamed throw")
+	}
+	drew := game.Action{Seat: 1, Act: game.ActDraw, Tiles: []tile.Face{face("4D")}, Rack: 1}
+	st, err := tr.Command(Command{Seat: 1, Kind: CmdAct, Action: &drew, At: ft.now})
+	if err != nil {
+		t.Fatalf("%v entered by hand: %v", drew, err)
+	}
+	steps = append(st, ticks(ft, tr, 30)...)
+	want := []string{
+		act(drew, game.Applied),
+		act(game.Action{Seat: 1, Act: game.ActDiscard, Tiles: []tile.Face{face("4D")}, Rack: 1}, game.Applied),
+		act(game.Action{Seat: 1, Act: game.ActDraw, Tiles: []tile.Face{face("3B")}, Rack: 2}, game.Applied),
+	}
+	if !slices.Equal(acts(steps), want) {
+		t.Fatalf("acts %v\nwant %v (questions %+v)", acts(steps), want, tr.Questions())
+	}
+	for _, s := range steps {
+		if game.HasFaults(s.Verdicts) {
+			t.Fatalf("%v faulty: %+v", s.Action, s.Verdicts)
+		}
+	}
+}
