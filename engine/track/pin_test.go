@@ -212,3 +212,29 @@ func TestALoneSeatsLaterDrawWaitsForItsUnnamedThrow(t *testing.T) {
 		}
 	}
 }
+
+// TestNothingIsPlayedWhileAnUnnamedTileIsLanding pins unnamedArrival: East throws its 5B and
+// the camera cannot name it; most of a second later West moves a 1D from rack 1 to rack 2,
+// read while the unnamed tile has not yet lain the grace period. No act is played until it
+// has (a tile gone from a rack may still be on its way to the other): then East's discard,
+// and West's move after it, in the order they happened.
+func TestNothingIsPlayedWhileAnUnnamedTileIsLanding(t *testing.T) {
+	ft, tr := siameseTable(t)
+	ft.do(take(0, 1, sim.In, "5B"))
+	throw(ft, "5B", false)
+	steps := ft.runUntil(tr, ft.now.Add(800*time.Millisecond))
+	steps = append(steps, hands(ft, tr, 100*time.Millisecond, take(1, 1, sim.In, "1D"), put(1, 2, sim.In, "1D"))...)
+	steps = append(steps, ticks(ft, tr, 30)...)
+	want := []string{
+		act(game.Action{Seat: 0, Act: game.ActDiscard, Tiles: []tile.Face{face("5B")}, Rack: 1}, game.Applied),
+		act(game.Action{Seat: 1, Act: game.ActMove, Tiles: []tile.Face{face("1D")}, Rack: 1, To: 2}, game.Applied),
+	}
+	if !slices.Equal(acts(steps), want) {
+		t.Fatalf("acts %v\nwant %v (questions %+v)", acts(steps), want, tr.Questions())
+	}
+	for _, s := range steps {
+		if game.HasFaults(s.Verdicts) {
+			t.Fatalf("%v faulty: %+v", s.Action, s.Verdicts)
+		}
+	}
+}
