@@ -25,7 +25,12 @@ import (
 func TestSetupInABrowser(t *testing.T) {
 	ctx := browser(t)
 	dir := t.TempDir()
-	addr, _ := runDaemon(t, liveConfig(), dir)
+	// The hands at the default pace, the whole table five times as fast as life: a game in
+	// well under a minute. liveConfig's 25 ms pace moves hands faster than the racks judge their
+	// tags, and a table so hurried may sit on a question for minutes before its next game.
+	cfg := liveConfig()
+	cfg.Sim.Pace, cfg.Sim.Speed, cfg.Track.Grace = Defaults().Sim.Pace, 5, Defaults().Track.Grace
+	addr, _ := runDaemon(t, cfg, dir)
 	base := "http://" + addr + "/"
 	shots := screenshotDir(t)
 	pw, err := os.ReadFile(setup.OwnerFile(dir))
