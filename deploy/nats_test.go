@@ -90,24 +90,6 @@ func daemonProc(t *testing.T, port int, bin string, args ...string) {
 	}
 }
 
-// rewrite replaces, in a shipped file, what a test on one machine must change: hosts, ports,
-// directories.
-func rewrite(t *testing.T, path string, pairs ...string) string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(b)
-	for i := 0; i+1 < len(pairs); i += 2 {
-		if !strings.Contains(s, pairs[i]) {
-			t.Fatalf("%s no longer says %q", path, pairs[i])
-		}
-		s = strings.ReplaceAll(s, pairs[i], pairs[i+1])
-	}
-	return s
-}
-
 // TestNATSClusterConfigs: the three nodes' shipped files, started by Debian's nats-server on
 // loopback (each node's hosts, ports and directories moved, nothing else changed) with the
 // users and routes an event's credentials make (siamesed desk auth), form a cluster whose
@@ -221,11 +203,11 @@ func TestMosquittoBridge(t *testing.T) {
 	if u, err := user.Current(); err == nil && u.Uid == "0" {
 		runAsRoot = "user root\n"
 	}
-	central := rewrite(t, "mosquitto-central.conf", "/etc/mosquitto/siamese-central.passwd", pw, "/etc/mosquitto/siamese-central.acl", acl,
+	central := natstest.Rewrite(t, "mosquitto-central.conf", "/etc/mosquitto/siamese-central.passwd", pw, "/etc/mosquitto/siamese-central.acl", acl,
 		"listener 1883", fmt.Sprintf("listener %d 127.0.0.1", p[0]), "listener 9001", fmt.Sprintf("listener %d 127.0.0.1", p[1]))
 	os.WriteFile(filepath.Join(dir, "central.conf"), []byte(runAsRoot+central), 0o600)
 	daemonProc(t, p[0], bin, "-c", filepath.Join(dir, "central.conf"))
-	bridge := rewrite(t, "mosquitto-bridge.conf", "TABLE", "table3", "CENTRAL:1883", fmt.Sprintf("127.0.0.1:%d", p[0]))
+	bridge := natstest.Rewrite(t, "mosquitto-bridge.conf", "TABLE", "table3", "CENTRAL:1883", fmt.Sprintf("127.0.0.1:%d", p[0]))
 	tableConf := runAsRoot + fmt.Sprintf("listener %d 127.0.0.1\nallow_anonymous true\n", p[2]) + bridge + "remote_password bridge-pw\n"
 	os.WriteFile(filepath.Join(dir, "table.conf"), []byte(tableConf), 0o600)
 	daemonProc(t, p[2], bin, "-c", filepath.Join(dir, "table.conf"))

@@ -116,11 +116,11 @@ func start(t testing.TB, bin string, n, tables int) *Cluster {
 		main := "single.conf"
 		if n == 3 {
 			main = fmt.Sprintf("nats-%d.conf", i+1)
-			files["siamese-cluster.conf"] = rewrite(t, filepath.Join(deploy, "siamese-cluster.conf"), append(moved, "0.0.0.0:6222", routes[i])...)
+			files["siamese-cluster.conf"] = Rewrite(t, filepath.Join(deploy, "siamese-cluster.conf"), append(moved, "0.0.0.0:6222", routes[i])...)
 			files["siamese-routes.conf"] = creds.RoutesConf(routes)
-			files[main] = rewrite(t, filepath.Join(deploy, main))
+			files[main] = Rewrite(t, filepath.Join(deploy, main))
 		} else {
-			files[main] = rewrite(t, filepath.Join(deploy, main), moved...)
+			files[main] = Rewrite(t, filepath.Join(deploy, main), moved...)
 		}
 		if err := os.MkdirAll(nd, 0o700); err != nil {
 			t.Fatal(err)
@@ -164,9 +164,10 @@ func deployDir(t testing.TB) string {
 	}
 }
 
-// rewrite reads a shipped file and replaces what a test on one machine must move; a pair the
-// file no longer says fails the test, so the files and the tests cannot drift apart.
-func rewrite(t testing.TB, path string, pairs ...string) string {
+// Rewrite reads a shipped file and replaces what a test on one machine must move (hosts, ports,
+// directories); a pair the file no longer says fails the test, so the files and the tests cannot
+// drift apart.
+func Rewrite(t testing.TB, path string, pairs ...string) string {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
