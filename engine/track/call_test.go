@@ -97,3 +97,54 @@ func TestAJokerFromTheOtherRackIsNoExchange(t *testing.T) {
 		t.Fatalf("acts %v\nwant %v (questions %+v)", got, want, tr.Questions())
 	}
 }
+
+// TestACallIsDatedByTheDiscardTaken: East takes West's 6C from the discards and lays the
+// exposure, but the exposure's reading settles late (the tiles are straightened for a second
+// and a half), while East, out of turn, draws a tile into rack 2 straight after the take, whose
+// reading settles at once. The camera saw the 6C taken before the draw: the call came first
+// and the draw breaks a rule, not the other way round (a call refused as covered by a draw,
+// which left the racks unexplained and the table stuck).
+func TestACallIsDatedByTheDiscardTaken(t *testing.T) {
+	ft, tr := dealtTable(t, loadRules(t, "siamese"), loadCard(t), [4]string{
+		"2B 2B 2B 4B 4B 6B 6B 6B 8B 8B 6C J 1D 9D",
+		"1C 1C 1C 2C 2C 2C 3C 3C 3C 4C 4C 4C 5C 5C",
+		"2D 2D 2D 3D 3D 3D 4D 4D 4D 5D 5D 5D 6D",
+		"E E E S S S W W W N N N RD RD",
+	})
+	steps := hands(ft, tr, 2*time.Second, take(0, 1, sim.In, "9D"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("9D")}})
+	steps = append(steps, hands(ft, tr, 2*time.Second, put(1, 1, sim.In, "6C"))...)
+	steps = append(steps, hands(ft, tr, 2*time.Second, take(1, 1, sim.In, "6C"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("6C")}})...)
+	group, _ := tile.ParseList("6C 6C J")
+	for _, o := range []sim.Op{{Kind: sim.TakeDiscard, Tiles: []tile.Face{face("6C")}},
+		take(0, 1, sim.In, "6C"), take(0, 1, sim.In, "J"),
+		{Kind: sim.Put, Place: sim.Place{Seat: 0, Rack: 1, Zone: sim.On}, Tiles: group}} {
+		ft.do(o)
+	}
+	steps = append(steps, ft.runUntil(tr, ft.now.Add(100*time.Millisecond))...)
+	ft.do(put(0, 2, sim.In, "7D"))
+	exposure := []Place{{0, 1, On}}
+	for i := range 60 {
+		if i < 15 { // the exposure straightened for a second and a half
+			ft.touch(exposure[0])
+		}
+		steps = append(steps, ft.runUntil(tr, ft.now.Add(100*time.Millisecond))...)
+		if i < 18 {
+			steps = append(steps, tr.Moving(exposure, ft.now)...)
+		} else {
+			steps = append(steps, tr.Moving(nil, ft.now)...)
+		}
+	}
+	got := acts(steps)
+	want := []string{
+		act(game.Action{Seat: 0, Act: game.ActDiscard, Tiles: []tile.Face{face("9D")}, Rack: 1}, game.Applied),
+		act(game.Action{Seat: 1, Act: game.ActDraw, Tiles: []tile.Face{face("6C")}, Rack: 1}, game.Applied),
+		act(game.Action{Seat: 1, Act: game.ActDiscard, Tiles: []tile.Face{face("6C")}, Rack: 1}, game.Applied),
+		act(game.Action{Seat: 0, Act: game.ActCall, Tiles: group, Rack: 1}, game.Applied),
+	}
+	if len(got) != len(want)+1 || !slices.Equal(got[:len(want)], want) {
+		t.Fatalf("acts %v\nwant %v, then East's draw (questions %+v)", got, want, tr.Questions())
+	}
+	if last := steps[len(steps)-1]; last.Action.Act != game.ActDraw || last.Action.Seat != 0 || !game.HasFaults(last.Verdicts) {
+		t.Fatalf("last act %v (verdicts %+v): want East's draw, faulty", got[len(got)-1], last.Verdicts)
+	}
+}

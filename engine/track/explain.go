@@ -348,7 +348,11 @@ func (t *Tracker) calls(p *seatPicture, usedTaken []bool) []candidate {
 		}
 		p.onDelta[r-1] -= n
 		p.onExtra[r-1] = tile.Counts{}
-		out = append(out, candidate{act: game.Action{Seat: p.seat, Act: game.ActCall, Tiles: group, Rack: r}, seen: -1, taken: taken, at: t.readAt(p.seat, r, On)})
+		at := t.readAt(p.seat, r, On)
+		if taken >= 0 {
+			at = earliest(at, t.taken[taken].At)
+		}
+		out = append(out, candidate{act: game.Action{Seat: p.seat, Act: game.ActCall, Tiles: group, Rack: r}, seen: -1, taken: taken, at: at})
 	}
 	return out
 }
@@ -501,11 +505,7 @@ func (t *Tracker) discards(p *seatPicture, usedSeen []bool) []candidate {
 				}
 				usedSeen[i] = true
 				p.minus[r-1][f]--
-				// The camera dates a discard better than the rack, which may settle late.
-				at := t.readAt(p.seat, r, In)
-				if s := t.seen[i].At; s.Before(at) {
-					at = s
-				}
+				at := earliest(t.readAt(p.seat, r, In), t.seen[i].At)
 				out = append(out, candidate{act: game.Action{Seat: p.seat, Act: game.ActDiscard, Tiles: []tile.Face{f}, Rack: r}, seen: i, taken: -1, at: at,
 					rack: Place{p.seat, r, In}, rackAt: t.departedAt(p.seat, r, In, f)})
 			}
@@ -627,6 +627,16 @@ func (t *Tracker) fromDiscards(f tile.Face, used []bool) bool {
 }
 
 // readAt is when a rack zone was last read.
+// earliest dates an act by the first sensor that showed it: the camera sees a tile land in
+// or leave the discards when it happens, while a rack's reading may settle late (the tiles
+// straightened, a tag read again).
+func earliest(rack, camera time.Time) time.Time {
+	if camera.Before(rack) {
+		return camera
+	}
+	return rack
+}
+
 func (t *Tracker) readAt(seat, rack int, z Zone) time.Time {
 	return t.readings[Place{seat, rack, z}].At
 }
