@@ -179,3 +179,72 @@ func TestMahJonggWaitsForAnEarlierQuestion(t *testing.T) {
 		t.Fatalf("acts %v, want East's pick of 1D and its Mah Jongg last (questions %+v)", got, tr.Questions())
 	}
 }
+
+// TestMahJonggBeforeAThrowOfAGatheredFace: East gathers a flower from rack 2 into rack 1 and lays
+// the hand down at once (rack 1 never reads the flower standing in it), says "Mah Jongg!", then
+// throws rack 2's other flower, while rack 2 is still being straightened (its reading of the throw
+// late). Rack 2's reading of the gathered flower gone came before the declaration; the throw landed
+// after it. The declaration is judged first, the throw after: a seat's throw is dated by its
+// landing, and taken for a discard dated by the gathered tile's departure, it was played first
+// and the declaration waited for a picture that never came (a table stuck: seed 10 at 20% of
+// tag reads lost).
+func TestMahJonggBeforeAThrowOfAGatheredFace(t *testing.T) {
+	ft, tr := dealtTable(t, loadRules(t, "siamese"), loadCard(t), [4]string{
+		"F F F 1B 1B 1B 1C 1C 1C 1D 1D 1D 1D 8B",
+		"F F 2B 2B 2B 3B 3B 3B 4B 4B 4B 5B 5B 6B",
+		"2D 2D 2D 3D 3D 3D 4D 4D 4D 5D 5D 5D 6D",
+		"E E E S S S W W W N N N RD RD",
+	})
+	eastThrowsWestPlays(ft, tr, take(0, 1, sim.In, "8B"), "9C")
+	hands(ft, tr, 2*time.Second, put(0, 2, sim.In, "7B"))
+	if s := tr.State(); s.Turn != 0 || s.Phase != game.PhaseDiscard {
+		t.Fatalf("before: seat %d to %s", s.Turn, s.Phase)
+	}
+	rack1 := []Place{{0, 1, In}, {0, 1, On}}
+	var steps []Step
+	run := func(d time.Duration, moving []Place) {
+		for end := ft.now.Add(d); ft.now.Before(end); {
+			steps = append(steps, ft.runUntil(tr, ft.now.Add(100*time.Millisecond))...)
+			steps = append(steps, tr.Moving(moving, ft.now)...)
+		}
+	}
+	hand, _ := tile.ParseList("F F F F 1B 1B 1B 1C 1C 1C 1D 1D 1D 1D")
+	ft.do(take(0, 2, sim.In, "F"))
+	ft.do(put(0, 1, sim.In, "F"))
+	ft.do(sim.Op{Kind: sim.Take, Place: sim.Place{Seat: 0, Rack: 1, Zone: sim.In}, Tiles: hand})
+	ft.do(sim.Op{Kind: sim.Put, Place: sim.Place{Seat: 0, Rack: 1, Zone: sim.On}, Tiles: hand})
+	for range 6 { // rack 2 settles; rack 1 is still being laid out
+		ft.touch(rack1[1])
+		run(100*time.Millisecond, rack1)
+	}
+	st, err := tr.Command(Command{Seat: 0, Kind: CmdMahJongg, Rack: 1, At: ft.now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps = append(steps, st...)
+	ft.do(take(0, 2, sim.In, "F"))
+	ft.do(sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("F")}})
+	rack2 := []Place{{0, 2, In}}
+	for range 15 { // rack 2 straightened for a second and a half after the throw
+		ft.touch(rack2[0])
+		run(100*time.Millisecond, append(rack2, rack1...))
+	}
+	run(10*time.Second, nil)
+	want := []string{
+		(game.Action{Seat: 0, Act: game.ActMove, Tiles: []tile.Face{face("F")}, Rack: 2, To: 1}).String(),
+		(game.Action{Seat: 0, Act: game.ActMahJongg, Rack: 1}).String(),
+		(game.Action{Seat: 0, Act: game.ActDiscard, Tiles: []tile.Face{face("F")}, Rack: 2}).String(),
+	}
+	var got []string
+	for _, s := range steps {
+		got = append(got, s.Action.String())
+	}
+	if len(got) != len(want) {
+		t.Fatalf("acts %v, want %v (questions %+v)", acts(steps), want, tr.Questions())
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i], strings.TrimSuffix(want[i], "}")) {
+			t.Fatalf("acts %v, want %v (questions %+v)", acts(steps), want, tr.Questions())
+		}
+	}
+}

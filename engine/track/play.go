@@ -35,7 +35,7 @@ func (t *Tracker) explainAndPlay() []Step {
 		if t.earlierArrival(cands, c) || t.earlierUnnamed(cands, c.at) || t.earlierThrow(cands, c) {
 			break // an earlier discard no act explains yet may be explained now: settle again
 		}
-		if c.act.Act == game.ActDiscard && t.declaring(c.act.Seat, c.at) {
+		if c.act.Act == game.ActDiscard && t.declaring(c.act.Seat, t.landedAt(c)) {
 			continue // the seat said "Mah Jongg!" first, then threw: the declaration is judged first
 		}
 		key := c.act.String()
@@ -61,6 +61,16 @@ func (t *Tracker) explainAndPlay() []Step {
 	t.seen = dropIndexes(t.seen, usedSeen)
 	t.taken = dropIndexes(t.taken, usedTaken)
 	return steps
+}
+
+// landedAt is when a discard's tile landed in the discards, as the camera dates it (a rack's
+// reading of a tile of that face gone may be another tile's: one gathered into the other rack
+// for a Mah Jongg), or when its evidence was read.
+func (t *Tracker) landedAt(c candidate) time.Time {
+	if c.seen >= 0 {
+		return t.seen[c.seen].At
+	}
+	return c.at
 }
 
 // declaring: the seat said "Mah Jongg!" before at, and the declaration waits to be judged.
