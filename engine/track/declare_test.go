@@ -248,3 +248,56 @@ func TestMahJonggBeforeAThrowOfAGatheredFace(t *testing.T) {
 		}
 	}
 }
+
+// TestAPickWaitsForTheDeclarationAndTheThrowBeforeIt: East says "Mah Jongg!" on rack 1 and
+// throws from rack 2 while still laying the hand down; West picks as soon as the throw lands.
+// The throw waits for the declaration to be judged, and West's pick waits for the throw: played
+// before it, the pick would be a pick ahead of East's discard (a false infraction, seed 10 at
+// 20% of tag reads lost).
+func TestAPickWaitsForTheDeclarationAndTheThrowBeforeIt(t *testing.T) {
+	ft, tr := dealtTable(t, loadRules(t, "siamese"), loadCard(t), [4]string{
+		"F F F F 1B 1B 1B 1C 1C 1C 1D 1D 1D 8B",
+		"1D 2B 2B 2B 3B 3B 3B 4B 4B 4B 5B 5B 6B 6B",
+		"2D 2D 2D 3D 3D 3D 4D 4D 4D 5D 5D 5D 6D",
+		"E E E S S S W W W N N N RD RD",
+	})
+	eastThrowsWestPlays(ft, tr, take(0, 1, sim.In, "8B"), "9C")
+	hands(ft, tr, 2*time.Second, put(0, 2, sim.In, "7B"))
+	hand, _ := tile.ParseList("F F F F 1B 1B 1B 1C 1C 1C 1D 1D 1D 1D")
+	laying := []Place{{0, 1, In}, {0, 1, On}}
+	ft.do(take(0, 2, sim.In, "1D"))
+	ft.do(put(0, 1, sim.In, "1D"))
+	ft.do(sim.Op{Kind: sim.Take, Place: sim.Place{Seat: 0, Rack: 1, Zone: sim.In}, Tiles: hand})
+	ft.do(sim.Op{Kind: sim.Put, Place: sim.Place{Seat: 0, Rack: 1, Zone: sim.On}, Tiles: hand})
+	steps := tr.Moving(laying, ft.now)
+	st, err := tr.Command(Command{Seat: 0, Kind: CmdMahJongg, Rack: 1, At: ft.now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps = append(steps, st...)
+	ft.do(take(0, 2, sim.In, "7B"))
+	ft.do(sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("7B")}})
+	for i := range 30 { // East straightens the hand for three seconds; West picks at once
+		if i == 4 {
+			ft.do(put(1, 1, sim.In, "7C"))
+		}
+		ft.touch(laying[1])
+		steps = append(steps, ft.runUntil(tr, ft.now.Add(100*time.Millisecond))...)
+		steps = append(steps, tr.Moving(laying, ft.now)...)
+	}
+	steps = append(steps, hands(ft, tr, 5*time.Second)...)
+	want := []string{
+		(game.Action{Seat: 0, Act: game.ActMove, Tiles: []tile.Face{face("1D")}, Rack: 2, To: 1}).String(),
+		(game.Action{Seat: 0, Act: game.ActMahJongg, Rack: 1}).String(),
+		(game.Action{Seat: 0, Act: game.ActDiscard, Tiles: []tile.Face{face("7B")}, Rack: 2}).String(),
+		(game.Action{Seat: 1, Act: game.ActDraw, Tiles: []tile.Face{face("7C")}, Rack: 1}).String(),
+	}
+	if len(steps) != len(want) {
+		t.Fatalf("acts %v, want %v (questions %+v)", acts(steps), want, tr.Questions())
+	}
+	for i, s := range steps {
+		if !strings.HasPrefix(s.Action.String(), strings.TrimSuffix(want[i], "}")) || game.HasFaults(s.Verdicts) {
+			t.Fatalf("acts %v, want %v, none faulty", acts(steps), want)
+		}
+	}
+}

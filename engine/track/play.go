@@ -36,7 +36,7 @@ func (t *Tracker) explainAndPlay() []Step {
 			break // an earlier discard no act explains yet may be explained now: settle again
 		}
 		if c.act.Act == game.ActDiscard && t.declaring(c.act.Seat, t.landedAt(c)) {
-			continue // the seat said "Mah Jongg!" first, then threw: the declaration is judged first
+			break // the seat said "Mah Jongg!" first, then threw: the declaration is judged first, then the throw and what came after it
 		}
 		key := c.act.String()
 		if at, ok := t.refused[key]; ok && !t.changed[c.act.Seat].After(at) {
