@@ -66,6 +66,10 @@ func ParseCommand(seat int, payload []byte, at time.Time) (track.Command, string
 		if p.Kind == track.CmdWallGame && p.Rack != 0 {
 			return bad("takes no rack")
 		}
+	case track.CmdRacksRight:
+		if p.Rack != 0 || p.Question != 0 || p.Option != "" || p.Action != nil {
+			return bad("takes nothing: the racks as they stand are the players' word")
+		}
 	case track.CmdAnswer:
 		if p.Question <= 0 || p.Option == "" || p.Action != nil || p.Rack != 0 {
 			return bad("needs a question (its id) and an option (its key), nothing else")
@@ -80,9 +84,9 @@ func ParseCommand(seat int, payload []byte, at time.Time) (track.Command, string
 		}
 		c.Action = &a
 	case "":
-		return bad("no kind: want mahjong, answer, act or wall_game")
+		return bad("no kind: want mahjong, answer, act, wall_game or racks_right")
 	default:
-		return bad("unknown kind: want mahjong, answer, act or wall_game")
+		return bad("unknown kind: want mahjong, answer, act, wall_game or racks_right")
 	}
 	return c, p.ID, nil
 }

@@ -29,6 +29,7 @@ func TestParseCommandKinds(t *testing.T) {
 		{`{"kind":"mahjong","rack":1}`, "mahjong rack 1"},
 		{`{"kind":"mahjong"}`, "mahjong rack 0"},
 		{`{"kind":"wall_game"}`, "wall_game rack 0"},
+		{`{"kind":"racks_right"}`, "racks_right rack 0"},
 		{`{"kind":"answer","question":3,"option":"discarded"}`, "answer q3 discarded"},
 	} {
 		c, _, err := ParseCommand(0, []byte(tc.payload), at)
@@ -61,6 +62,8 @@ func TestParseCommandRefuses(t *testing.T) {
 		{`{"kind":"fly"}`, "unknown kind"},
 		{`{}`, "no kind"},
 		{`{"kind":"wall_game","rack":1}`, "takes no rack"},
+		{`{"kind":"racks_right","rack":1}`, "takes nothing"},
+		{`{"kind":"racks_right","question":2}`, "takes nothing"},
 		{`{"kind":"mahjong"} {"kind":"mahjong"}`, "data after"},
 		{`{"kind":"mahjong","id":"` + strings.Repeat("x", 65) + `"}`, "id longer"},
 		{strings.Repeat(" ", MaxCommandSize+1), "at most"},

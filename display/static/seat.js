@@ -61,6 +61,7 @@
   document.querySelectorAll('[data-mahjong]').forEach(b =>
     b.addEventListener('click', () => send({ kind: 'mahjong', rack: Number(b.dataset.mahjong) })));
   $('wall-game').addEventListener('click', () => send({ kind: 'wall_game' }));
+  $('racks-right').addEventListener('click', () => send({ kind: 'racks_right' }));
   $('act').addEventListener('submit', ev => {
     ev.preventDefault();
     const faces = $('act-tiles').value.trim().split(/[\s,]+/).filter(Boolean).map(f => f.toUpperCase());

@@ -55,6 +55,12 @@ func (t *Tracker) Command(c Command) ([]Step, error) {
 			return nil, fmt.Errorf("track: %w: not a wall game: %d tiles are still in the wall", ErrCommand, s.WallLeft)
 		}
 		t.commands = append(t.commands, c)
+	case CmdRacksRight:
+		st, err := t.reconcile()
+		if err != nil {
+			return nil, err
+		}
+		steps = append(steps, st...)
 	default:
 		return nil, fmt.Errorf("track: %w: unknown command %q", ErrCommand, c.Kind)
 	}

@@ -118,6 +118,9 @@ const (
 	CmdAct CommandKind = "act"
 	// CmdWallGame: the players agree the wall is used and the last discard is not called.
 	CmdWallGame CommandKind = "wall_game"
+	// CmdRacksRight: the players say the racks are right as they are. The tracker plays the
+	// legal acts that take the game to them, or says what no legal act explains.
+	CmdRacksRight CommandKind = "racks_right"
 )
 
 // Command is what a player says through a display or phone.
@@ -139,7 +142,8 @@ type Command struct {
 type Step struct {
 	Action   game.Action
 	Verdicts []game.Verdict
-	// Source says what made the tracker play it: "sensors", "command", "answer".
+	// Source says what made the tracker play it: "sensors", "command", "answer", "timer", or
+	// "reconciled" (the players said the racks are right as they are).
 	Source string
 }
 

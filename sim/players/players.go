@@ -65,6 +65,7 @@ type Players struct {
 	overAt  time.Time // when the players finished the game the table has not finished yet
 	helped  bool      // an act of this game was entered by hand
 	entered int       // the table's act count when the players last entered an act by hand (-1: none)
+	vouched int       // the table's act count when they last said the racks are right (-1: never)
 	// sameAt and same remember sameSoFar's last answer, for the table's game digest it was
 	// given: a stuck table is checked every step, and the answer changes only with an act.
 	sameAt   string
@@ -78,7 +79,7 @@ const stallAfter = 10 * time.Minute
 
 // New seats players at a simulated table: racks are each seat's two hardware racks.
 func New(cfg Config, c *card.Card, r *game.Ruleset, racks [][2]string, t *table.Table) *Players {
-	return &Players{cfg: cfg, card: c, rules: r, racks: racks, table: t, rng: rand.New(rand.NewPCG(cfg.Seed, 99)), entered: -1}
+	return &Players{cfg: cfg, card: c, rules: r, racks: racks, table: t, rng: rand.New(rand.NewPCG(cfg.Seed, 99)), entered: -1, vouched: -1}
 }
 
 // Stats are the games compared so far.
@@ -140,7 +141,7 @@ func (p *Players) Step(t Referee, now time.Time, say func(track.Command) error) 
 		return pace, false, nil
 	case p.game != t.GameID() || p.truth == nil:
 		// A new game has begun: shuffle and deal.
-		p.game, p.cleared, p.overAt, p.helped, p.entered = t.GameID(), false, time.Time{}, false, -1
+		p.game, p.cleared, p.overAt, p.helped, p.entered, p.vouched = t.GameID(), false, time.Time{}, false, -1, -1
 		p.games++
 		p.truth = sim.NewGame(p.rules, p.card, p.cfg.Seed*1_000_003+uint64(p.games), p.cfg.Faults)
 	}
@@ -230,9 +231,20 @@ func (p *Players) correct(t Referee, now time.Time, say func(track.Command) erro
 	for _, q := range t.Questions() {
 		stuck = stuck || now.Sub(q.Since) > answerAfter
 	}
-	if !stuck || say == nil || g.Seq == p.entered {
+	if !stuck || say == nil {
 		return false, nil
 	}
+	if g.Seq != p.entered {
+		if entered, err := p.enter(t, g, played, now, say); entered || err != nil {
+			return entered, err
+		}
+	}
+	return p.vouch(g, now, say)
+}
+
+// enter enters by hand the next act the table has not played, or answers that the camera
+// misread: false when the table's record has gone wrong, or the entry was refused.
+func (p *Players) enter(t Referee, g game.State, played []game.Action, now time.Time, say func(track.Command) error) (bool, error) {
 	done, same := p.SameSoFar(g)
 	if !same {
 		return false, nil
@@ -250,7 +262,27 @@ func (p *Players) correct(t Referee, now time.Time, say func(track.Command) erro
 	p.entered = g.Seq // once: a refused entry is not repeated
 	if err := say(track.Command{Seat: a.Seat, Kind: track.CmdAct, Action: &a, At: now}); err != nil {
 		if errors.Is(err, track.ErrCommand) {
-			return false, nil // refused: the table will say why; the stall names it if it lasts
+			return false, nil // refused: the table will say why
+		}
+		return false, err
+	}
+	p.noteHelp()
+	return true, nil
+}
+
+// vouch: what they could enter did not help (the record has gone wrong, or the entry was
+// refused), and their hands are still: they say the racks are right as they are (the seat
+// view's button), once for each act count of the table. The tracker plays the acts that explain
+// the racks, or says what nothing explains, and the stall names it if it lasts.
+func (p *Players) vouch(g game.State, now time.Time, say func(track.Command) error) (bool, error) {
+	if len(p.ops) > 0 || len(p.undo) > 0 || g.Seq == p.vouched {
+		return false, nil
+	}
+	p.vouched = g.Seq
+	p.stats.RacksRight++
+	if err := say(track.Command{Seat: 0, Kind: track.CmdRacksRight, At: now}); err != nil {
+		if errors.Is(err, track.ErrUnreconciled) || errors.Is(err, track.ErrCommand) {
+			return false, nil
 		}
 		return false, err
 	}

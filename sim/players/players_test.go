@@ -124,3 +124,67 @@ func TestTwoHandsAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// stuckReferee is a table stuck on a question its record cannot answer.
+type stuckReferee struct {
+	referee
+	game game.State
+	qs   []track.Question
+}
+
+func (r stuckReferee) Game() game.State            { return r.game }
+func (r stuckReferee) Questions() []track.Question { return r.qs }
+
+// TestStuckPlayersSayTheRacksAreRight: a table stuck on a question past answerAfter whose record
+// has gone wrong (no act the players could enter by hand puts it right) hears once, from players
+// whose hands are still, that the racks are right as they are; not again at the same act count,
+// and not while a hand is moving.
+func TestStuckPlayersSayTheRacksAreRight(t *testing.T) {
+	rules, err := configs.LoadRuleset("siamese")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := configs.LoadCard("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := hwconfig.Load("../../configs/hw/sim-pn532.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	racks, err := simtable.New(p, simtable.Options{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl := New(Config{Seed: 3, Pace: 400 * time.Millisecond}, c.Card, rules, [][2]string{{"p1a", "p1b"}, {"p2a", "p2b"}}, table.New(racks, nil))
+	now := time.Date(2026, 11, 25, 22, 0, 0, 0, time.UTC)
+	for range 40 {
+		pace, _, err := pl.Step(referee{}, now, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		now = now.Add(pace)
+	}
+	wrong := pl.truth.State
+	wrong.Seats = slices.Clone(wrong.Seats)
+	wrong.Seats[0].Racks[0].Concealed[tile.Dot1]++ // a record the players' game never was
+	ref := stuckReferee{game: wrong, qs: []track.Question{{ID: 1, Text: "1D is missing", Since: now.Add(-time.Minute)}}}
+	var said []track.Command
+	say := func(c track.Command) error { said = append(said, c); return nil }
+	pl.ops = []sim.Op{{Kind: sim.Put}}
+	if _, err := pl.correct(ref, now, say); err != nil || len(said) != 0 {
+		t.Fatalf("a hand still moving: said %+v (%v), want nothing", said, err)
+	}
+	pl.ops, pl.undo = nil, nil
+	for range 3 {
+		if _, err := pl.correct(ref, now, say); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(said) != 1 || said[0].Kind != track.CmdRacksRight {
+		t.Fatalf("said %+v, want racks_right once", said)
+	}
+	if _, err := pl.correct(stuckReferee{game: wrong, qs: []track.Question{{ID: 1, Since: now}}}, now, say); err != nil || len(said) != 1 {
+		t.Fatalf("a question just asked: said %+v (%v), want nothing more", said, err)
+	}
+}

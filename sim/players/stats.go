@@ -21,11 +21,14 @@ type Stats struct {
 	// tracked from the sensors alone.
 	HandEntered int `json:"hand_entered"`
 	Helped      int `json:"helped"`
+	// RacksRight counts the times the players said the racks are right as they are (a table
+	// stuck on what they could not enter by hand).
+	RacksRight int `json:"racks_right"`
 }
 
 func (s Stats) String() string {
-	return fmt.Sprintf("%d games, %d tracked exactly (%d needed %d acts entered by hand); %d rules broken on purpose, %d faults named rightly, %d false, %d missed",
-		s.Games, s.Exact, s.Helped, s.HandEntered, s.Committed, s.Found, s.False, s.Missed)
+	return fmt.Sprintf("%d games, %d tracked exactly (%d needed %d acts entered by hand; the racks said right %d times); %d rules broken on purpose, %d faults named rightly, %d false, %d missed",
+		s.Games, s.Exact, s.Helped, s.HandEntered, s.RacksRight, s.Committed, s.Found, s.False, s.Missed)
 }
 
 // Add counts one finished game: the faults the referee named are matched, by seat and rule,

@@ -1,0 +1,158 @@
+package track
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/siamesetable/siamesed/engine/game"
+)
+
+// ErrUnreconciled is wrapped when the players say the racks are right as they are and no
+// short run of legal acts takes the game to them: the error names what stays unexplained.
+var ErrUnreconciled = errors.New("the racks cannot be reconciled with the game")
+
+// Reconciling searches this many acts deep, keeping the reconcileBeam closest games at each
+// depth: enough for a turn or two the sensors missed (a pick, a move, a discard, the next pick).
+const (
+	reconcileDepth = 8
+	reconcileBeam  = 12
+)
+
+// reconcile takes the racks as the players say they are: it finds the shortest run of legal
+// acts (game.LegalActions) after which every rack reads as the game expects, fewest faults
+// first, and plays it. Each act must bring the racks closer (fewer tiles out of place); camera
+// reports the acts leave unused are dropped, since the players vouch for the table as it
+// stands. When no such run exists, nothing is played and the error names every rack that stays
+// unexplained and what the players can do.
+func (t *Tracker) reconcile() ([]Step, error) {
+	start, ok := t.outOfPlace(&t.state)
+	if !ok {
+		return nil, fmt.Errorf("track: %w: %s", ErrUnreconciled, t.unreadable())
+	}
+	acts := t.searchActs(start)
+	if acts == nil && start > 0 {
+		return nil, fmt.Errorf("track: %w: %s; put those tiles back as the game has them, or enter the acts by hand", ErrUnreconciled, t.unexplained(&t.state))
+	}
+	var steps []Step
+	for _, a := range acts {
+		st, err := t.play(a, "reconciled")
+		if err != nil {
+			return steps, fmt.Errorf("track: reconciling: %w", err) // the search applied it: a bug
+		}
+		t.owe(a)
+		steps = append(steps, st)
+	}
+	t.debugf("reconciled with %d acts: %v", len(acts), acts)
+	t.seen, t.taken, t.owedSeen, t.owedTaken = nil, nil, nil, nil
+	t.commands = slices.DeleteFunc(t.commands, func(c Command) bool { return c.Kind == CmdMahJongg })
+	return steps, nil
+}
+
+// reconcilePath is one run of acts the search is weighing.
+type reconcilePath struct {
+	state        game.State
+	acts         []game.Action
+	left, faults int
+}
+
+// searchActs is a beam search over legal acts from the tracker's game towards the racks'
+// picture: nil when the game already matches or no run within reconcileDepth reaches it.
+func (t *Tracker) searchActs(start int) []game.Action {
+	beam := []reconcilePath{{state: t.state, left: start}}
+	for depth := 0; depth < reconcileDepth && len(beam) > 0; depth++ {
+		var next []reconcilePath
+		for _, p := range beam {
+			for _, a := range game.LegalActions(&p.state) {
+				n, vs, err := game.Apply(p.state, a)
+				if err != nil || game.OutcomeOf(vs) == game.NotApplied {
+					continue
+				}
+				left, ok := t.outOfPlace(&n)
+				if !ok || left >= p.left {
+					continue
+				}
+				next = append(next, reconcilePath{state: n, acts: append(slices.Clone(p.acts), a), left: left, faults: p.faults + faultCount(vs)})
+			}
+		}
+		slices.SortStableFunc(next, func(a, b reconcilePath) int {
+			if a.left != b.left {
+				return a.left - b.left
+			}
+			return a.faults - b.faults
+		})
+		if len(next) > 0 && next[0].left == 0 {
+			return next[0].acts
+		}
+		beam = next[:min(len(next), reconcileBeam)]
+	}
+	return nil
+}
+
+// outOfPlace counts the tiles the racks show out of place against state s: standing where the
+// game has none, missing where it has them, lying on a rack beyond or short of its exposures.
+// ok is false while a rack cannot be read.
+func (t *Tracker) outOfPlace(s *game.State) (int, bool) {
+	exp := expected(s)
+	n := 0
+	for seat := range exp {
+		for r := 1; r <= 2; r++ {
+			d := t.diff(exp, seat, r)
+			if !d.readable {
+				return 0, false
+			}
+			n += d.plus.Total() + d.minus.Total() + abs(d.onDelta) + d.onExtra.Total()
+		}
+	}
+	return n, true
+}
+
+// unexplained names each rack that differs from state s.
+func (t *Tracker) unexplained(s *game.State) string {
+	exp := expected(s)
+	var out []string
+	for seat := range exp {
+		for r := 1; r <= 2; r++ {
+			d := t.diff(exp, seat, r)
+			var what []string
+			if n := d.plus.Total(); n > 0 {
+				what = append(what, fmt.Sprintf("%v standing that the game does not have there", d.plus.Faces()))
+			}
+			if n := d.minus.Total(); n > 0 {
+				what = append(what, fmt.Sprintf("%v missing", d.minus.Faces()))
+			}
+			if d.onDelta != 0 {
+				what = append(what, fmt.Sprintf("%s lying on it %s its exposures", plural(abs(d.onDelta), "tile"), moreOrFewer(d.onDelta)))
+			}
+			if len(what) > 0 {
+				out = append(out, fmt.Sprintf("seat %d rack %d: %s", seat, r, strings.Join(what, ", ")))
+			}
+		}
+	}
+	return strings.Join(out, "; ") + " (no run of legal acts explains it)"
+}
+
+// unreadable names the racks that cannot be read now.
+func (t *Tracker) unreadable() string {
+	exp := expected(&t.state)
+	var out []string
+	for seat := range exp {
+		for r := 1; r <= 2; r++ {
+			if d := t.diff(exp, seat, r); !d.readable {
+				out = append(out, fmt.Sprintf("seat %d rack %d: %s", seat, r, d.problem))
+			}
+		}
+	}
+	return strings.Join(out, "; ") + ": wait until every rack reads, then say so again"
+}
+
+func faultCount(vs []game.Verdict) int {
+	n := 0
+	for _, v := range vs {
+		if v.Faulty() {
+			n++
+		}
+	}
+	return n
+}
