@@ -115,7 +115,10 @@ func (t *Tracker) runCommands() []Step {
 			keep = append(keep, c)
 			continue
 		}
-		if !ready && (t.now.Sub(c.At) < t.cfg.AskAfter || t.now.Sub(c.judgeFrom) < t.cfg.AskAfter) {
+		if !ready && (t.now.Sub(c.At) < t.cfg.AskAfter || t.now.Sub(c.judgeFrom) < t.cfg.AskAfter || !t.seatMatches(t.state, c.Seat)) {
+			// Not judged on a guess: a seat whose racks show neither the game after the
+			// declaration nor the game before it waits for the players (questions, an act
+			// entered by hand, the racks said right).
 			keep = append(keep, c)
 			continue
 		}
@@ -151,10 +154,15 @@ func (t *Tracker) wallGame(c Command) (Step, bool) {
 // gathered is the move of the tiles missing from the seat's other rack, but one of face
 // thrown, into the rack a Mah Jongg is declared on (none for both racks at once).
 func (t *Tracker) gathered(c Command, thrown tile.Face) []game.Action {
+	return t.gatheredOn(&t.state, c, thrown)
+}
+
+// gatheredOn is gathered against game s.
+func (t *Tracker) gatheredOn(s *game.State, c Command, thrown tile.Face) []game.Action {
 	if c.Rack == 0 {
 		return nil
 	}
-	p, ok := t.seatPicture(expected(&t.state), c.Seat)
+	p, ok := t.seatPicture(expected(s), c.Seat)
 	if !ok {
 		return nil
 	}
@@ -227,8 +235,10 @@ func (t *Tracker) after(acts []game.Action) (game.State, bool) {
 
 // declaration is what "Mah Jongg!" means now: with a discard the seat may call, a call for
 // Mah Jongg and the declaration; otherwise the declaration alone.
-func (t *Tracker) declaration(c Command) []game.Action {
-	s := &t.state
+func (t *Tracker) declaration(c Command) []game.Action { return declarationOn(&t.state, c) }
+
+// declarationOn is what "Mah Jongg!" means in game s.
+func declarationOn(s *game.State, c Command) []game.Action {
 	mj := game.Action{Seat: c.Seat, Act: game.ActMahJongg, Rack: c.Rack}
 	if s.Phase != game.PhaseDraw || s.Last == nil || s.Last.Seat == c.Seat {
 		return []game.Action{mj}

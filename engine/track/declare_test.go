@@ -301,3 +301,36 @@ func TestAPickWaitsForTheDeclarationAndTheThrowBeforeIt(t *testing.T) {
 		}
 	}
 }
+
+// TestADeclarationTheRacksDoNotShowWaits: East says "Mah Jongg!" and lays down rack 1's hand
+// with a tile from rack 2 on it besides, so the racks show neither the game before the
+// declaration nor after it. The table does not judge it on a guess (a false "Mah Jongg in
+// error", on a seed at 20% of tag reads lost, that took the record off the game for good): it
+// waits and asks, however long.
+func TestADeclarationTheRacksDoNotShowWaits(t *testing.T) {
+	ft, tr := dealtTable(t, loadRules(t, "siamese"), loadCard(t), [4]string{
+		"F F F F 1B 1B 1B 1C 1C 1C 1D 1D 1D 8B",
+		"1D 2B 2B 2B 3B 3B 3B 4B 4B 4B 5B 5B 6B 6B",
+		"2D 2D 2D 3D 3D 3D 4D 4D 4D 5D 5D 5D 6D",
+		"E E E S S S W W W N N N RD RD",
+	})
+	eastThrowsWestPlays(ft, tr, take(0, 1, sim.In, "8B"), "9C")
+	hands(ft, tr, 2*time.Second, put(0, 2, sim.In, "7B"))
+	hand, _ := tile.ParseList("F F F F 1B 1B 1B 1C 1C 1C 1D 1D 1D")
+	withOther, _ := tile.ParseList("F F F F 1B 1B 1B 1C 1C 1C 1D 1D 1D 1D 7B")
+	steps := hands(ft, tr, time.Second, take(0, 2, sim.In, "1D"), take(0, 2, sim.In, "7B"),
+		sim.Op{Kind: sim.Take, Place: sim.Place{Seat: 0, Rack: 1, Zone: sim.In}, Tiles: hand},
+		sim.Op{Kind: sim.Put, Place: sim.Place{Seat: 0, Rack: 1, Zone: sim.On}, Tiles: withOther})
+	st, err := tr.Command(Command{Seat: 0, Kind: CmdMahJongg, Rack: 1, At: ft.now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps = append(steps, st...)
+	steps = append(steps, hands(ft, tr, 30*time.Second)...)
+	if len(steps) != 0 {
+		t.Fatalf("judged on racks that show neither game: %v (source %s)", acts(steps), steps[0].Source)
+	}
+	if len(tr.Questions()) == 0 {
+		t.Fatal("no question about the racks")
+	}
+}

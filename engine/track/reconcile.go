@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/siamesetable/siamesed/engine/game"
+	"github.com/siamesetable/siamesed/engine/tile"
 )
 
 // ErrUnreconciled is wrapped when the players say the racks are right as they are and no
@@ -24,7 +25,7 @@ const (
 // acts (game.LegalActions) after which every rack reads as the game expects, fewest faults
 // first, and plays it. Each act must bring the racks closer (fewer tiles out of place); camera
 // reports the acts leave unused are dropped, since the players vouch for the table as it
-// stands. When no such run exists, nothing is played and the error names every rack that stays
+// stands, and a Mah Jongg the players declared is judged where the run plays it. When no such run exists, nothing is played and the error names every rack that stays
 // unexplained and what the players can do.
 func (t *Tracker) reconcile() ([]Step, error) {
 	start, ok := t.outOfPlace(&t.state)
@@ -46,7 +47,9 @@ func (t *Tracker) reconcile() ([]Step, error) {
 	}
 	t.debugf("reconciled with %d acts: %v", len(acts), acts)
 	t.seen, t.taken, t.owedSeen, t.owedTaken = nil, nil, nil, nil
-	t.commands = slices.DeleteFunc(t.commands, func(c Command) bool { return c.Kind == CmdMahJongg })
+	t.commands = slices.DeleteFunc(t.commands, func(c Command) bool {
+		return c.Kind == CmdMahJongg && slices.ContainsFunc(acts, func(a game.Action) bool { return a.Act == game.ActMahJongg && a.Seat == c.Seat })
+	})
 	return steps, nil
 }
 
@@ -64,16 +67,16 @@ func (t *Tracker) searchActs(start int) []game.Action {
 	for depth := 0; depth < reconcileDepth && len(beam) > 0; depth++ {
 		var next []reconcilePath
 		for _, p := range beam {
-			for _, a := range game.LegalActions(&p.state) {
-				n, vs, err := game.Apply(p.state, a)
-				if err != nil || game.OutcomeOf(vs) == game.NotApplied {
+			for _, step := range t.reconcileSteps(&p.state) {
+				n, faults, ok := applyAll(p.state, step)
+				if !ok {
 					continue
 				}
 				left, ok := t.outOfPlace(&n)
 				if !ok || left >= p.left {
 					continue
 				}
-				next = append(next, reconcilePath{state: n, acts: append(slices.Clone(p.acts), a), left: left, faults: p.faults + faultCount(vs)})
+				next = append(next, reconcilePath{state: n, acts: append(slices.Clone(p.acts), step...), left: left, faults: p.faults + faults})
 			}
 		}
 		slices.SortStableFunc(next, func(a, b reconcilePath) int {
@@ -88,6 +91,39 @@ func (t *Tracker) searchActs(start int) []game.Action {
 		beam = next[:min(len(next), reconcileBeam)]
 	}
 	return nil
+}
+
+// reconcileSteps are the steps a search may take from game s: each legal act, and each
+// Mah Jongg the players declared and the table has not judged, with the tiles gathered into the
+// declared rack before it (one step: the gathering alone brings no rack closer while the hand
+// lies face up on it).
+func (t *Tracker) reconcileSteps(s *game.State) [][]game.Action {
+	var steps [][]game.Action
+	for _, a := range game.LegalActions(s) {
+		steps = append(steps, []game.Action{a})
+	}
+	for _, c := range t.commands {
+		if c.Kind != CmdMahJongg {
+			continue
+		}
+		for _, thrown := range append([]tile.Face{tile.NoFace}, t.seenSince(c.At)...) {
+			steps = append(steps, append(t.gatheredOn(s, c, thrown), declarationOn(s, c)...))
+		}
+	}
+	return steps
+}
+
+// applyAll plays acts on s: false when one cannot be played or is refused.
+func applyAll(s game.State, acts []game.Action) (game.State, int, bool) {
+	faults := 0
+	for _, a := range acts {
+		n, vs, err := game.Apply(s, a)
+		if err != nil || game.OutcomeOf(vs) == game.NotApplied {
+			return s, 0, false
+		}
+		s, faults = n, faults+faultCount(vs)
+	}
+	return s, faults, true
 }
 
 // outOfPlace counts the tiles the racks show out of place against state s: standing where the

@@ -72,3 +72,55 @@ func TestRacksRightNamesWhatNoActExplains(t *testing.T) {
 		t.Fatalf("the game moved from act %d to %d", seq, tr.State().Seq)
 	}
 }
+
+// TestRacksRightJudgesADeclarationWithItsGatheredTiles: East gathers a 1D from rack 2 into rack
+// 1, lays the hand face up and says "Mah Jongg!"; before the table judges it, the players say
+// the racks are right. The gathering alone brings no rack closer (rack 1 stands empty, its
+// tiles lying face up), so the search takes the gathering and the declaration as one step: the
+// move, then the Mah Jongg, which the table had waiting.
+func TestRacksRightJudgesADeclarationWithItsGatheredTiles(t *testing.T) {
+	ft, tr := dealtTable(t, loadRules(t, "siamese"), loadCard(t), [4]string{
+		"F F F F 1B 1B 1B 1C 1C 1C 1D 1D 1D 8B",
+		"1D 2B 2B 2B 3B 3B 3B 4B 4B 4B 5B 5B 6B 6B",
+		"2D 2D 2D 3D 3D 3D 4D 4D 4D 5D 5D 5D 6D",
+		"E E E S S S W W W N N N RD RD",
+	})
+	eastThrowsWestPlays(ft, tr, take(0, 1, sim.In, "8B"), "9C")
+	hands(ft, tr, 2*time.Second, put(0, 2, sim.In, "7B"))
+	hand, _ := tile.ParseList("F F F F 1B 1B 1B 1C 1C 1C 1D 1D 1D 1D")
+	laying := []Place{{0, 1, In}, {0, 1, On}, {0, 2, In}}
+	ft.do(take(0, 2, sim.In, "1D"))
+	ft.do(put(0, 1, sim.In, "1D"))
+	ft.do(sim.Op{Kind: sim.Take, Place: sim.Place{Seat: 0, Rack: 1, Zone: sim.In}, Tiles: hand})
+	ft.do(sim.Op{Kind: sim.Put, Place: sim.Place{Seat: 0, Rack: 1, Zone: sim.On}, Tiles: hand})
+	steps := tr.Moving(laying, ft.now)
+	st, err := tr.Command(Command{Seat: 0, Kind: CmdMahJongg, Rack: 1, At: ft.now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps = append(steps, st...)
+	steps = append(steps, ft.runUntil(tr, ft.now.Add(time.Second))...) // read, still held as moving
+	steps = append(steps, tr.Moving(laying, ft.now)...)
+	if len(steps) != 0 {
+		t.Fatalf("judged before the racks were said right: %v", acts(steps))
+	}
+	st, err = tr.Command(Command{Seat: 1, Kind: CmdRacksRight, At: ft.now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		(game.Action{Seat: 0, Act: game.ActMove, Tiles: []tile.Face{face("1D")}, Rack: 2, To: 1}).String(),
+		(game.Action{Seat: 0, Act: game.ActMahJongg, Rack: 1}).String(),
+	}
+	if len(st) != len(want) {
+		t.Fatalf("reconciled with %v, want %v", acts(st), want)
+	}
+	for i, s := range st {
+		if !strings.HasPrefix(s.Action.String(), strings.TrimSuffix(want[i], "}")) || game.HasFaults(s.Verdicts) {
+			t.Fatalf("reconciled with %v, want %v, none faulty", acts(st), want)
+		}
+	}
+	if later := hands(ft, tr, 8*time.Second); len(later) != 0 {
+		t.Fatalf("after: %v played again", acts(later))
+	}
+}
