@@ -15,7 +15,9 @@ import (
 // that tells a discard seen by the camera from a draw read by a rack. The rack read one tile
 // leave and the other arrive, in the order they did (in two settled readings, or in one whose
 // sensors read each move before it settled): thrown first, the pick is out of turn; picked
-// first, it is a second pick in East's turn. (Play goes on past two dead hands here, as
+// first, it is a second pick in East's turn. Dated closer than rackDatingSlack, the rack does
+// not order them (with reads lost, 26 false infractions in two games of seed 3 came from
+// throws dated a poll before the pick of the same motion). (Play goes on past two dead hands here, as
 // when a seat's other hand is a Mah Jongg: either order then plays both acts, one fault each.)
 func TestOneRackDatesItsOwnTiles(t *testing.T) {
 	discard := game.Action{Seat: 0, Act: game.ActDiscard, Tiles: []tile.Face{face("5B")}, Rack: 1}
@@ -31,6 +33,9 @@ func TestOneRackDatesItsOwnTiles(t *testing.T) {
 		{"picked, then thrown", false, 400 * time.Millisecond, []game.Action{draw, discard}, "drew again"},
 		{"thrown, then picked, read together", true, 150 * time.Millisecond, []game.Action{discard, draw}, "drew out of turn"},
 		{"picked, then thrown, read together", false, 150 * time.Millisecond, []game.Action{draw, discard}, "drew again"},
+		// Closer than a rack's dating can be off when reads are lost (rackDatingSlack): the
+		// rack does not order them, and a turn's natural order (the pick first) stands.
+		{"thrown, then picked, within the readers' slack", true, 50 * time.Millisecond, []game.Action{draw, discard}, "drew again"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rules := loadRules(t, "siamese")

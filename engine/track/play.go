@@ -285,10 +285,15 @@ func (t *Tracker) cameraDatedAfter(a, b *candidate) bool {
 	return a.seen >= 0 && b.seen >= 0 && t.seen[a.seen].At.After(t.seen[b.seen].At)
 }
 
-// rackDatedAfter: one rack zone's readings show a's tile moving after b's.
+// rackDatedAfter: one rack zone's readings show a's tile moving after b's, by more than the
+// readers' dating can be off (a tag's first miss or first read is a poll or two from the move
+// when reads are lost).
 func rackDatedAfter(a, b *candidate) bool {
-	return a.rack == b.rack && !a.rackAt.IsZero() && !b.rackAt.IsZero() && a.rackAt.After(b.rackAt)
+	return a.rack == b.rack && !a.rackAt.IsZero() && !b.rackAt.IsZero() && a.rackAt.Sub(b.rackAt) > rackDatingSlack
 }
+
+// rackDatingSlack is how far apart one zone must date two moves to order them.
+const rackDatingSlack = 100 * time.Millisecond
 
 func actRank(a game.Act) int {
 	return slices.Index([]game.Act{game.ActDeal, game.ActCall, game.ActDraw, game.ActFlower, game.ActExchange, game.ActFixRack, game.ActMove, game.ActDiscard}, a)
