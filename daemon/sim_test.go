@@ -89,6 +89,11 @@ func TestSimulatedGamesOnDirectRacks(t *testing.T) {
 	if fw := r.d.rig.Readers[0].Firmware; fw != "simulated" {
 		t.Errorf("the first reader is %q, not the direct path's", fw)
 	}
+	// Acts the sensors showed are timed in table time, from the first sensor to the play: at
+	// least a rack's settle, well under the time the table asks after.
+	if lag := r.d.table.ShownToAct(); lag.Count == 0 || lag.P50 <= 0 || lag.Max > 30*time.Second {
+		t.Errorf("sensors to act %+v", lag)
+	}
 	// Each reader's read rate is in the health report (/api/health, MQTT health).
 	h := r.d.monitor.Health()
 	if len(h) != 8 {

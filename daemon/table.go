@@ -41,6 +41,9 @@ type Table struct {
 
 	// latency is how long observations take to become acts (wall time).
 	latency latencies
+	// shownToAct is how long, in table time, acts the sensors showed waited to be played: from
+	// the first sensor that showed one to its play (a rack settling, evidence held to settle).
+	shownToAct latencies
 	// observed is when the observation that played the latest act reached the table.
 	observed time.Time
 
@@ -283,6 +286,9 @@ func (t *Table) play(steps []track.Step, began time.Time) error {
 			return fmt.Errorf("daemon: %w", err)
 		}
 		t.logStep(st)
+		if !st.Shown.IsZero() && !st.At.Before(st.Shown) {
+			t.shownToAct.add(st.At.Sub(st.Shown))
+		}
 	}
 	if len(steps) > 0 && t.OnSteps != nil {
 		t.OnSteps(t.game, steps)
@@ -410,6 +416,9 @@ func (t *Table) Waiting() bool { return t.waiting }
 
 // Latency is how long settled observations took to become journaled, published acts.
 func (t *Table) Latency() LatencyFigures { return t.latency.figures() }
+
+// ShownToAct is how long, in table time, acts the sensors showed took to be played.
+func (t *Table) ShownToAct() LatencyFigures { return t.shownToAct.figures() }
 
 // Played is how many games finished since the daemon started.
 func (t *Table) Played() int { return t.played }

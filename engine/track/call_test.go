@@ -144,7 +144,11 @@ func TestACallIsDatedByTheDiscardTaken(t *testing.T) {
 	if len(got) != len(want)+1 || !slices.Equal(got[:len(want)], want) {
 		t.Fatalf("acts %v\nwant %v, then East's draw (questions %+v)", got, want, tr.Questions())
 	}
-	if last := steps[len(steps)-1]; last.Action.Act != game.ActDraw || last.Action.Seat != 0 || !game.HasFaults(last.Verdicts) {
-		t.Fatalf("last act %v (verdicts %+v): want East's draw, faulty", got[len(got)-1], last.Verdicts)
+	call, draw := steps[len(want)-1], steps[len(steps)-1]
+	if draw.Action.Act != game.ActDraw || draw.Action.Seat != 0 || !game.HasFaults(draw.Verdicts) {
+		t.Fatalf("last act %v (verdicts %+v): want East's draw, faulty", got[len(got)-1], draw.Verdicts)
+	}
+	if call.Shown.IsZero() || call.At.Sub(call.Shown) < time.Second {
+		t.Fatalf("the call shown at %v and played at %v: want it shown when the camera saw the 6C taken, over a second before the exposure settled", call.Shown, call.At)
 	}
 }

@@ -50,6 +50,7 @@ func (t *Tracker) explainAndPlay() []Step {
 		if game.OutcomeOf(st.Verdicts) == game.NotApplied {
 			t.refused[key] = t.changed[c.act.Seat]
 		}
+		st.Shown = c.at
 		steps = append(steps, st)
 		if c.seen >= 0 {
 			usedSeen = append(usedSeen, c.seen)

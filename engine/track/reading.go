@@ -145,6 +145,9 @@ type Step struct {
 	// Source says what made the tracker play it: "sensors", "command", "answer", "timer", or
 	// "reconciled" (the players said the racks are right as they are).
 	Source string
+	// At is the table time it was played; Shown, for an act the sensors showed, when the
+	// first of them did (zero otherwise): At minus Shown is how long the table took to act.
+	At, Shown time.Time
 }
 
 // Question asks the players about something the sensors cannot settle. It stays open until the

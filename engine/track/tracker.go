@@ -268,7 +268,7 @@ func (t *Tracker) play(a game.Action, source string) (Step, error) {
 	}
 	t.state = n
 	t.lastAct = t.now
-	return Step{Action: a, Verdicts: vs, Source: source}, nil
+	return Step{Action: a, Verdicts: vs, Source: source, At: t.now}, nil
 }
 
 // wallEnd ends a game whose used-up wall's last discard stayed uncalled for the call window.
