@@ -164,7 +164,9 @@ func Run(ctx context.Context, cfg Config, opt Options) error {
 		d.log.Info("observation to act", "observations", lat.Count, "p50", lat.P50, "p99", lat.P99, "max", lat.Max)
 	}
 	if lag := d.table.ShownToAct(); lag.Count > 0 {
-		d.log.Info("sensors to act (table time)", "acts", lag.Count, "p50", lag.P50, "p99", lag.P99, "max", lag.Max)
+		legal := d.table.ShownToLegalAct()
+		d.log.Info("sensors to act (table time)", "acts", lag.Count, "p50", lag.P50, "p99", lag.P99, "max", lag.Max,
+			"legal_acts", legal.Count, "legal_p50", legal.P50, "legal_p99", legal.P99, "legal_max", legal.Max)
 	}
 	if errors.Is(err, errDone) || errors.Is(err, context.Canceled) {
 		return nil

@@ -44,6 +44,9 @@ type Table struct {
 	// shownToAct is how long, in table time, acts the sensors showed waited to be played: from
 	// the first sensor that showed one to its play (a rack settling, evidence held to settle).
 	shownToAct latencies
+	// shownToLegalAct is shownToAct for the acts that break no rule (one that breaks one is
+	// held until the evidence has settled, so as not to name it falsely).
+	shownToLegalAct latencies
 	// observed is when the observation that played the latest act reached the table.
 	observed time.Time
 
@@ -288,6 +291,9 @@ func (t *Table) play(steps []track.Step, began time.Time) error {
 		t.logStep(st)
 		if !st.Shown.IsZero() && !st.At.Before(st.Shown) {
 			t.shownToAct.add(st.At.Sub(st.Shown))
+			if !game.HasFaults(st.Verdicts) {
+				t.shownToLegalAct.add(st.At.Sub(st.Shown))
+			}
 		}
 	}
 	if len(steps) > 0 && t.OnSteps != nil {
@@ -419,6 +425,9 @@ func (t *Table) Latency() LatencyFigures { return t.latency.figures() }
 
 // ShownToAct is how long, in table time, acts the sensors showed took to be played.
 func (t *Table) ShownToAct() LatencyFigures { return t.shownToAct.figures() }
+
+// ShownToLegalAct is ShownToAct for the acts that break no rule.
+func (t *Table) ShownToLegalAct() LatencyFigures { return t.shownToLegalAct.figures() }
 
 // Played is how many games finished since the daemon started.
 func (t *Table) Played() int { return t.played }
