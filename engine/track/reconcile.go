@@ -32,7 +32,10 @@ func (t *Tracker) reconcile() ([]Step, error) {
 	if !ok {
 		return nil, fmt.Errorf("track: %w: %s", ErrUnreconciled, t.unreadable())
 	}
-	acts := t.searchActs(start)
+	acts, other := t.searchActs(start)
+	if other != nil {
+		return nil, fmt.Errorf("track: %w: the racks fit more than one run of acts (%v, or %v): enter the acts by hand", ErrUnreconciled, acts, other)
+	}
 	if acts == nil && start > 0 {
 		return nil, fmt.Errorf("track: %w: %s; put those tiles back as the game has them, or enter the acts by hand", ErrUnreconciled, t.unexplained(&t.state))
 	}
@@ -61,8 +64,11 @@ type reconcilePath struct {
 }
 
 // searchActs is a beam search over legal acts from the tracker's game towards the racks'
-// picture: nil when the game already matches or no run within reconcileDepth reaches it.
-func (t *Tracker) searchActs(start int) []game.Action {
+// picture: nil when the game already matches or no run within reconcileDepth reaches it. other
+// is a second run, as short and breaking as few rules, that ends in another game: the racks
+// cannot tell them apart (a tile drawn and laid face up where no reader names it), and the
+// tracker does not guess.
+func (t *Tracker) searchActs(start int) (acts, other []game.Action) {
 	beam := []reconcilePath{{state: t.state, left: start}}
 	for depth := 0; depth < reconcileDepth && len(beam) > 0; depth++ {
 		var next []reconcilePath
@@ -86,28 +92,51 @@ func (t *Tracker) searchActs(start int) []game.Action {
 			return a.faults - b.faults
 		})
 		if len(next) > 0 && next[0].left == 0 {
-			return next[0].acts
+			best, end := next[0], next[0].state.Digest()
+			for _, p := range next[1:] {
+				if p.left == 0 && p.faults == best.faults && p.state.Digest() != end {
+					return best.acts, p.acts
+				}
+			}
+			return best.acts, nil
 		}
 		beam = next[:min(len(next), reconcileBeam)]
 	}
-	return nil
+	return nil, nil
 }
 
 // reconcileSteps are the steps a search may take from game s: each legal act, and each
 // Mah Jongg the players declared and the table has not judged, with the tiles gathered into the
-// declared rack before it (one step: the gathering alone brings no rack closer while the hand
-// lies face up on it).
+// declared rack before it and, in the seat's turn to pick, the pick that completed the hand
+// (one step: the pick and the gathering alone bring no rack closer while the hand lies face
+// up on it).
 func (t *Tracker) reconcileSteps(s *game.State) [][]game.Action {
 	var steps [][]game.Action
-	for _, a := range game.LegalActions(s) {
+	legal := game.LegalActions(s)
+	for _, a := range legal {
 		steps = append(steps, []game.Action{a})
 	}
 	for _, c := range t.commands {
 		if c.Kind != CmdMahJongg {
 			continue
 		}
-		for _, thrown := range append([]tile.Face{tile.NoFace}, t.seenSince(c.At)...) {
-			steps = append(steps, append(t.gatheredOn(s, c, thrown), declarationOn(s, c)...))
+		picks := [][]game.Action{nil}
+		if s.Phase == game.PhaseDraw && s.Turn == c.Seat {
+			for _, a := range legal {
+				if a.Act == game.ActDraw && a.Seat == c.Seat && (c.Rack == 0 || a.Rack == c.Rack) {
+					picks = append(picks, []game.Action{a})
+				}
+			}
+		}
+		for _, pick := range picks {
+			picked, _, ok := applyAll(*s, pick)
+			if !ok {
+				continue
+			}
+			for _, thrown := range append([]tile.Face{tile.NoFace}, t.seenSince(c.At)...) {
+				step := append(slices.Clone(pick), t.gatheredOn(&picked, c, thrown)...)
+				steps = append(steps, append(step, declarationOn(&picked, c)...))
+			}
 		}
 	}
 	return steps

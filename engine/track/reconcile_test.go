@@ -124,3 +124,31 @@ func TestRacksRightJudgesADeclarationWithItsGatheredTiles(t *testing.T) {
 		t.Fatalf("after: %v played again", acts(later))
 	}
 }
+
+// TestRacksRightDoesNotGuessAPickNoReaderNamed: East, to pick, takes a tile from the wall and
+// lays it face up with the hand at once, saying "Mah Jongg!"; the readers under the laid-down
+// hand name only some of its tags, none of them the picked tile. Told the racks are right, the
+// table does not guess the tile: more than one pick would complete the hand, so it says so and
+// plays nothing.
+func TestRacksRightDoesNotGuessAPickNoReaderNamed(t *testing.T) {
+	ft, tr := dealtTable(t, loadRules(t, "siamese"), loadCard(t), [4]string{
+		"F F F F 1B 1B 1B 1C 1C 1C 1D 1D 1D 8B",
+		"2B 2B 2B 3B 3B 3B 4B 4B 4B 5B 5B 6B 6B 7B",
+		"2D 2D 2D 3D 3D 3D 4D 4D 4D 5D 5D 5D 6D",
+		"E E E S S S W W W N N N RD RD",
+	})
+	eastThrowsWestPlays(ft, tr, take(0, 1, sim.In, "8B"), "9C")
+	hand, _ := tile.ParseList("F F F F 1B 1B 1B 1C 1C 1C 1D 1D 1D")
+	laid, _ := tile.ParseList("F F F F 1B 1B 1B 1C 1C 1C 1D 1D 1D 1D")
+	hands(ft, tr, time.Second, sim.Op{Kind: sim.Take, Place: sim.Place{Seat: 0, Rack: 1, Zone: sim.In}, Tiles: hand},
+		sim.Op{Kind: sim.Put, Place: sim.Place{Seat: 0, Rack: 1, Zone: sim.On}, Tiles: laid})
+	if _, err := tr.Command(Command{Seat: 0, Kind: CmdMahJongg, Rack: 1, At: ft.now}); err != nil {
+		t.Fatal(err)
+	}
+	hands(ft, tr, 8*time.Second)
+	seq := tr.State().Seq
+	st, err := tr.Command(Command{Seat: 0, Kind: CmdRacksRight, At: ft.now})
+	if !errors.Is(err, ErrUnreconciled) || !strings.Contains(err.Error(), "more than one run") || len(st) != 0 || tr.State().Seq != seq {
+		t.Fatalf("got %v, %v (act %d -> %d): want more than one run named, and nothing played", acts(st), err, seq, tr.State().Seq)
+	}
+}
