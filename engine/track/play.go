@@ -21,7 +21,7 @@ func (t *Tracker) explainAndPlay() []Step {
 	}
 	order := t.bestOrder(cands)
 	for _, i := range order {
-		t.debugf("%v [seq %d, seat %d to %s] candidate %v at %v", t.now.Format("15:04:05.000"), t.state.Seq, t.state.Turn, t.state.Phase, cands[i].act, cands[i].at.Format("15:04:05.000"))
+		t.debugf("%v [seq %d, seat %d to %s] candidate %s at %v", t.now.Format("15:04:05.000"), t.state.Seq, t.state.Turn, t.state.Phase, cands[i].act.Notation(), cands[i].at.Format("15:04:05.000"))
 	}
 	if t.holdFaults(cands, order) {
 		t.debugf("held: they break a rule and the evidence is not settled")
@@ -44,7 +44,7 @@ func (t *Tracker) explainAndPlay() []Step {
 		}
 		st, err := t.play(c.act, "sensors")
 		if err != nil {
-			t.debugf("cannot play %v now: %v", c.act, err)
+			t.debugf("cannot play %s now: %v", c.act.Notation(), err)
 			continue // cannot have happened now: the readings are left for a later settle or a question
 		}
 		if game.OutcomeOf(st.Verdicts) == game.NotApplied {

@@ -34,7 +34,7 @@ func (t *Tracker) reconcile() ([]Step, error) {
 	}
 	acts, other := t.searchActs(start)
 	if other != nil {
-		return nil, fmt.Errorf("track: %w: the racks fit more than one run of acts (%v, or %v): enter the acts by hand", ErrUnreconciled, acts, other)
+		return nil, fmt.Errorf("track: %w: the racks fit more than one run of acts (%s, or %s): enter the acts by hand", ErrUnreconciled, notation(acts), notation(other))
 	}
 	if acts == nil && start > 0 {
 		return nil, fmt.Errorf("track: %w: %s; put those tiles back as the game has them, or enter the acts by hand", ErrUnreconciled, t.unexplained(&t.state))
@@ -48,7 +48,7 @@ func (t *Tracker) reconcile() ([]Step, error) {
 		t.owe(a)
 		steps = append(steps, st)
 	}
-	t.debugf("reconciled with %d acts: %v", len(acts), acts)
+	t.debugf("reconciled with %d acts: %s", len(acts), notation(acts))
 	t.seen, t.taken, t.owedSeen, t.owedTaken = nil, nil, nil, nil
 	t.commands = slices.DeleteFunc(t.commands, func(c Command) bool {
 		return c.Kind == CmdMahJongg && slices.ContainsFunc(acts, func(a game.Action) bool { return a.Act == game.ActMahJongg && a.Seat == c.Seat })
@@ -210,6 +210,15 @@ func (t *Tracker) unreadable() string {
 		}
 	}
 	return strings.Join(out, "; ") + ": wait until every rack reads, then say so again"
+}
+
+// notation writes acts one after another, in game.Action.Notation.
+func notation(acts []game.Action) string {
+	out := make([]string, len(acts))
+	for i, a := range acts {
+		out[i] = a.Notation()
+	}
+	return strings.Join(out, "; ")
 }
 
 func faultCount(vs []game.Verdict) int {
