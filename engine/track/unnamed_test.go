@@ -157,29 +157,3 @@ func TestADebtAwaitsItsOwnFace(t *testing.T) {
 		t.Fatalf("West's turn: %v, want %v (questions %+v)", acts(steps), want, tr.Questions())
 	}
 }
-
-// TestAnUnnamedDiscardTheRacksNameIsPlayedSoon: East throws a tile the camera cannot name and
-// East's rack reads the 9D gone: once the throw has lain UnnamedWait (well under Grace), the
-// discard is played as the 9D, not a grace period later (a seventh of the soak's discards at
-// 15% unnamed waited 1.5 s, half its acts' delay past 600 ms).
-func TestAnUnnamedDiscardTheRacksNameIsPlayedSoon(t *testing.T) {
-	ft, tr := dealtTable(t, loadRules(t, "siamese"), loadCard(t), [4]string{
-		"2B 2B 2B 4B 4B 6B 6B 6B 8B 8B 6C J 1D 9D",
-		"1C 1C 1C 2C 2C 2C 3C 3C 3C 4C 4C 4C 5C 5C",
-		"2D 2D 2D 3D 3D 3D 4D 4D 4D 5D 5D 5D 6D",
-		"E E E S S S W W W N N N RD RD",
-	})
-	ft.do(take(0, 1, sim.In, "9D"))
-	throw(ft, "9D", false)
-	var steps []Step
-	for range 40 {
-		steps = append(steps, ft.runUntil(tr, ft.now.Add(50*time.Millisecond))...)
-	}
-	want := act(game.Action{Seat: 0, Act: game.ActDiscard, Tiles: []tile.Face{face("9D")}, Rack: 1}, game.Applied)
-	if got := acts(steps); len(got) != 1 || got[0] != want {
-		t.Fatalf("acts %v, want %v", got, want)
-	}
-	if lag := steps[0].At.Sub(steps[0].Shown); lag > time.Second {
-		t.Fatalf("played %v after the rack showed the 9D gone, want within a second (UnnamedWait %v, Grace %v)", lag, tr.cfg.UnnamedWait, tr.cfg.Grace)
-	}
-}
