@@ -8,6 +8,8 @@ import (
 	"os"
 	"time"
 
+	"gocv.io/x/gocv"
+
 	"github.com/siamesetable/siamesed/vision/classify"
 	"github.com/siamesetable/siamesed/vision/discard"
 	"github.com/siamesetable/siamesed/vision/simcam"
@@ -94,7 +96,8 @@ func watchSim(ctx context.Context, stdin io.Reader, out *wire.Writer, c *classif
 	if err := out.Reply(wire.Reply{Kind: wire.KindHello, Version: wire.Version, Mode: wire.ModeSim}); err != nil {
 		return err
 	}
-	return serve(ctx, stdin, out, func(q wire.Request) ([]discard.Event, error) {
+	snapshot := func(dst *gocv.Mat) error { cam.Snapshot(dst); return nil }
+	return serve(ctx, stdin, out, withPictures(out, snapshot, func(q wire.Request) ([]discard.Event, error) {
 		switch q.Op {
 		case wire.OpPut:
 			return cam.Put(q.Face, q.At)
@@ -107,7 +110,7 @@ func watchSim(ctx context.Context, stdin io.Reader, out *wire.Writer, c *classif
 			return nil, err
 		}
 		return nil, nil
-	})
+	}))
 }
 
 // serve reads requests until stdin ends, answering each: the events do gives, then done, or an
