@@ -145,7 +145,9 @@ func TestBadCornersChangeNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	corners := func(cs ...[]float64) map[string]any { return map[string]any{"corners": cs, "width": 960, "height": 704} }
+	corners := func(cs ...[]float64) map[string]any {
+		return map[string]any{"corners": cs, "width": 960, "height": 704}
+	}
 	for _, c := range []struct {
 		name string
 		body any
