@@ -89,7 +89,7 @@ func (e *visionEyes) reload() (string, error) {
 	p := e.proc
 	if p != nil && p.Mode() == wire.ModeSim {
 		e.mu.Unlock()
-		return "saved; the simulated camera draws its own discard area and keeps its exact corners (a real camera's worker starts again with the saved ones)", nil
+		return "the simulated camera draws its own discard area and keeps its exact corners (a real camera's worker starts again with the saved ones)", nil
 	}
 	e.proc, e.retryAt = nil, time.Time{}
 	e.gen++
@@ -107,5 +107,5 @@ func (e *visionEyes) reload() (string, error) {
 		return "", fmt.Errorf("the camera worker did not start again with it: %w", err)
 	}
 	e.log.Info("camera worker started again with its new calibration")
-	return "saved; the camera worker started again with the new corners", nil
+	return "the camera worker started again with the new corners", nil
 }
