@@ -3,13 +3,19 @@ package daemon
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/json"
+	"fmt"
 	"image"
+	"image/color"
 	"image/jpeg"
+	"image/png"
 	"math"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/siamesetable/siamesed/vision/area"
 )
@@ -168,4 +174,94 @@ func TestSetupCameraWithTheVisionWorker(t *testing.T) {
 	if c := cameraCheck(); c["ready"] != true {
 		t.Fatalf("the Camera check after: %v", c)
 	}
+}
+
+// writeCameraFrames writes a recording of a camera over a green discard area on a dark table,
+// corners cs, as a folder of frames (what vision watch --source reads, like a camera).
+func writeCameraFrames(t *testing.T, cs [4][2]float64, w, h, n int) string {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	inside := func(x, y float64) bool {
+		for i := range 4 {
+			a, b := cs[i], cs[(i+1)%4]
+			if (b[0]-a[0])*(y-a[1])-(b[1]-a[1])*(x-a[0]) < 0 {
+				return false
+			}
+		}
+		return true
+	}
+	for y := range h {
+		for x := range w {
+			c := color.RGBA{25, 25, 25, 255}
+			if inside(float64(x)+.5, float64(y)+.5) {
+				c = color.RGBA{30, 110, 45, 255}
+			}
+			img.Set(x, y, c)
+		}
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, img); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for i := range n {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%04d.png", i)), b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestSetupCameraOnANewTable: a real camera (a recording standing in for it) on a table with no
+// calibration and no faces enrolled: the daemon starts, its camera says what is missing, the
+// Camera section shows the camera's frame; the corners saved, the worker starts again and reads
+// them (its status now asks for the faces' enrolment).
+func TestSetupCameraOnANewTable(t *testing.T) {
+	cs := [4][2]float64{{80, 60}, {560, 50}, {590, 430}, {60, 440}}
+	cfg := quietTable()
+	cfg.Camera, cfg.Vision.Worker = writeCameraFrames(t, cs, 640, 480, 3), visionWorker(t)
+	dir := t.TempDir()
+	addr, _ := runDaemon(t, cfg, dir)
+	base := "http://" + addr + "/"
+	o := logIn(t, base, dir)
+	cameraSays := func(want string) {
+		t.Helper()
+		deadline := time.Now().Add(waitFor)
+		for {
+			var h Health
+			resp, err := http.Get(base + "api/health")
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = json.NewDecoder(resp.Body).Decode(&h)
+			resp.Body.Close()
+			if err == nil && strings.Contains(h.Camera, want) {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the camera's health %q (%v) never said %q", h.Camera, err, want)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	cameraSays("not calibrated")
+	code, out := o.call("GET", "api/setup/camera/snapshot", nil)
+	if code != 200 {
+		t.Fatalf("snapshot: %d %v", code, out)
+	}
+	if b := decodePicture(t, out).Bounds(); b.Dx() != 640 || b.Dy() != 480 {
+		t.Fatalf("the camera's frame is %v", b)
+	}
+	code, out = o.call("POST", "api/setup/camera/preview", cornersBody(cs, 480, 380))
+	if code != 200 || darkEdge(decodePicture(t, out)) > 0.02 {
+		t.Fatalf("preview: %d, %.80v", code, out)
+	}
+	code, out = o.call("POST", "api/setup/camera/calibration", cornersBody(cs, 480, 380))
+	if code != 200 || !strings.Contains(out["reloaded"].(string), "started again") {
+		t.Fatalf("save: %d %v", code, out)
+	}
+	if c, err := area.Load(filepath.Join(dir, "camera", "calibration.yaml")); err != nil || c.Corners != cs {
+		t.Fatalf("saved %+v %v", c, err)
+	}
+	cameraSays("faces are not enrolled")
 }

@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"image"
 	"image/color"
 	"image/jpeg"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/siamesetable/siamesed/engine/tile"
 	"github.com/siamesetable/siamesed/vision/area"
+	"github.com/siamesetable/siamesed/vision/synth"
 	"github.com/siamesetable/siamesed/vision/wire"
 )
 
@@ -144,5 +147,63 @@ func TestFrameTap(t *testing.T) {
 	}()
 	if v, err := value(tap.latest(ctx, 10*time.Second)); v != 30 || err != nil {
 		t.Fatalf("asked: %d %v, want the next frame, 30", v, err)
+	}
+}
+
+// A real camera on a new table, with no calibration and no faces enrolled: the worker says
+// hello, says what is missing as its status, and shows its frames for the set-up page; moves
+// are refused, saying why.
+func TestVisionWatchCameraNotCalibratedYet(t *testing.T) {
+	art, err := synth.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer art.Close()
+	r, err := synth.NewRenderer(art, synth.Options{Tilt: 0.06, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	frames := writeFrames(t, r, []synth.Step{{Frames: 3}})
+	dir := t.TempDir()
+	in := `{"op":"snapshot"}` + "\n" + request(wire.OpPut, tile.Dot5, watchT0)
+	var out, errb bytes.Buffer
+	args := []string{"--source", frames, "--calib", filepath.Join(dir, "calibration.yaml"), "--enrolled", filepath.Join(dir, "enrolled"), "--status-every", "1h"}
+	if err := visionWatch(context.Background(), strings.NewReader(in), args, &out, &errb); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	var got []string
+	for _, rep := range replies(t, out.String()) {
+		switch rep.Kind {
+		case wire.KindHello:
+			got = append(got, "hello "+rep.Mode)
+		case wire.KindStatus:
+			got = append(got, "status "+rep.Problem)
+		case wire.KindPicture:
+			img, err := jpeg.Decode(bytes.NewReader(rep.JPEG))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, fmt.Sprintf("picture %v", img.Bounds().Size()))
+		case wire.KindError:
+			got = append(got, "error "+rep.Error)
+		default:
+			got = append(got, fmt.Sprintf("%s %d", rep.Kind, rep.Line))
+		}
+	}
+	m := gocv.NewMat()
+	defer m.Close()
+	if err := synth.NewScript(r, synth.Step{Frames: 1}).Read(&m); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"hello camera", "status the discard area is not calibrated", fmt.Sprintf("picture (%d,%d)", m.Cols(), m.Rows()), "done 1",
+		"error line 2: put: the camera does not watch yet: the discard area is not calibrated"}
+	if len(got) != len(want) {
+		t.Fatalf("replies:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("reply %d: %q, want %q...", i, got[i], want[i])
+		}
 	}
 }
