@@ -3,7 +3,9 @@ package setup
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
+	"image"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -221,4 +223,35 @@ func TestCameraNeedsTheOwnerAndAWorker(t *testing.T) {
 	if c := check(t, h, cookie, "Camera"); c["ready"] != true {
 		t.Errorf("the Camera check with no worker: %v", c)
 	}
+}
+
+// FuzzCheckCorners: any JSON is refused with problems, or is four corners inside the frame going
+// round a convex area clockwise, with a view size that a calibration takes.
+func FuzzCheckCorners(f *testing.F) {
+	f.Add([]byte(`{"corners":[[102,80],[1038,76],[1060,800],[88,818]],"width":960,"height":704}`))
+	f.Add([]byte(`{"corners":[[102,80],[1060,800],[1038,76],[88,818]],"width":960,"height":704}`))
+	f.Add([]byte(`{"corners":[[1e308,80],[1038],[],[88,818,3]],"width":-1,"height":1e9}`))
+	frame := image.Pt(1120, 864)
+	f.Fuzz(func(t *testing.T, body []byte) {
+		var form CornersForm
+		if json.Unmarshal(body, &form) != nil {
+			return
+		}
+		c, err := CheckCorners(form, frame)
+		var fe *FormError
+		if err != nil {
+			if !errors.As(err, &fe) || len(fe.Problems) == 0 {
+				t.Fatalf("%s: %v is not a list of problems", body, err)
+			}
+			return
+		}
+		if err := c.Validate(); err != nil || !c.Clockwise() {
+			t.Fatalf("%s accepted as %+v: %v, clockwise %v", body, c, err, c.Clockwise())
+		}
+		for _, p := range c.Corners {
+			if p[0] < 0 || p[1] < 0 || p[0] > 1120 || p[1] > 864 {
+				t.Fatalf("%s accepted with a corner outside the frame: %+v", body, c)
+			}
+		}
+	})
 }
