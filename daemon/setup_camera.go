@@ -22,6 +22,15 @@ func (c setupCamera) Preview(a area.Calibration) (setup.Picture, error) {
 
 func (c setupCamera) Reload() (string, error) { return c.e.reload() }
 
+func (c setupCamera) Health() string {
+	c.e.mu.Lock()
+	defer c.e.mu.Unlock()
+	if c.e.status.Working {
+		return "working"
+	}
+	return c.e.status.Problem
+}
+
 func (c setupCamera) ask(q wire.Request) (setup.Picture, error) {
 	rep, err := c.e.picture(q, pictureWait)
 	if err != nil {

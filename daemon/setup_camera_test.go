@@ -264,4 +264,7 @@ func TestSetupCameraOnANewTable(t *testing.T) {
 		t.Fatalf("saved %+v %v", c, err)
 	}
 	cameraSays("faces are not enrolled")
+	if _, out := o.call("GET", "api/setup/camera", nil); !strings.Contains(out["health"].(string), "faces are not enrolled") {
+		t.Errorf("the Camera section's state: %v", out)
+	}
 }

@@ -18,6 +18,9 @@ type Camera interface {
 	Preview(c area.Calibration) (Picture, error)
 	// Reload has the camera take the calibration just saved, and says how.
 	Reload() (string, error)
+	// Health is the camera's state in words: "working", or its problem (a new table's camera
+	// says what it still needs: the corners, the faces).
+	Health() string
 }
 
 // Picture is a camera picture: Width x Height pixels, JPEG (base64 in JSON).

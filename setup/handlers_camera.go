@@ -36,6 +36,7 @@ type cameraOut struct {
 	Saved   *area.Calibration `json:"saved"`             // the calibration saved there, if any
 	Problem string            `json:"problem,omitempty"` // the file there cannot be read
 	Frame   *image.Point      `json:"frame"`             // the last snapshot's size
+	Health  string            `json:"health,omitempty"`  // the camera's state: working, or its problem
 }
 
 func (s *Server) cameraRoutes(mux *http.ServeMux) {
@@ -48,6 +49,9 @@ func (s *Server) cameraRoutes(mux *http.ServeMux) {
 func (s *Server) cameraStatus(w http.ResponseWriter, r *http.Request) {
 	out := cameraOut{Camera: s.o.CameraName, Worker: s.o.Camera != nil, File: s.o.CalibrationFile}
 	out.Saved, out.Problem = s.savedCalibration()
+	if s.o.Camera != nil {
+		out.Health = s.o.Camera.Health()
+	}
 	s.cam.mu.Lock()
 	if s.cam.frame != (image.Point{}) {
 		f := s.cam.frame

@@ -40,6 +40,8 @@ func (c *fakeCamera) Preview(a area.Calibration) (Picture, error) {
 	return Picture{Width: a.Width, Height: a.Height, JPEG: []byte{0xff, 0xd8, 0xff, 1}}, c.down
 }
 
+func (c *fakeCamera) Health() string { return "working" }
+
 func (c *fakeCamera) Reload() (string, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -124,7 +126,7 @@ func TestCameraSnapshotPreviewSave(t *testing.T) {
 		t.Fatalf("after: %v", c)
 	}
 	_, out = h.call("GET", "/api/setup/camera", cookie, nil)
-	if out["worker"] != true || out["saved"] == nil || out["frame"].(map[string]any)["X"] != 1120.0 {
+	if out["worker"] != true || out["saved"] == nil || out["frame"].(map[string]any)["X"] != 1120.0 || out["health"] != "working" {
 		t.Fatalf("the camera's state: %v", out)
 	}
 }

@@ -40,8 +40,7 @@
       $('camera-note').textContent = 'This table has no camera worker (camera: ' + c.camera + '): there is nothing to calibrate.';
       return;
     }
-    $('camera-note').textContent = 'Camera: ' + c.camera + (c.camera === 'sim' ? ' (the simulated table\'s)' : '') + '. The corners are saved in ' + c.file + (c.saved ? ' (saved: a ' + c.saved.width + '×' + c.saved.height + ' top-down view).' : '; none are saved yet.') +
-      (c.problem ? ' The file there cannot be read: ' + c.problem : '');
+    note(c);
     $('camera-work').hidden = false;
     if (c.saved && shown.corners.length === 0) {
       shown.corners = c.saved.corners.map(p => [p[0], p[1]]);
@@ -50,6 +49,12 @@
       sizeEdited = true; // the saved size stays unless the owner changes it
     }
     snap();
+  }
+
+  // note says which camera, where its corners are saved, and how it is.
+  function note(c) {
+    $('camera-note').textContent = 'Camera: ' + c.camera + (c.camera === 'sim' ? ' (the simulated table\'s)' : '') + '. The corners are saved in ' + c.file + (c.saved ? ' (saved: a ' + c.saved.width + '×' + c.saved.height + ' top-down view).' : '; none are saved yet.') +
+      (c.problem ? ' The file there cannot be read: ' + c.problem : '') + (c.health ? ' The camera: ' + c.health + '.' : '');
   }
 
   async function snap() {
@@ -178,7 +183,7 @@
     if (!r.ok) { say('camera-result', 'error', r.body.error || 'refused'); return; }
     say('camera-result', 'note', 'Saved in ' + r.body.file + ': ' + r.body.reloaded + '.');
     const c = await api('GET', 'camera');
-    if (c.ok) shown.info = c.body;
+    if (c.ok) note(shown.info = c.body);
   });
 
   // The section wakes when the owner is in: the page shows once logged in.
