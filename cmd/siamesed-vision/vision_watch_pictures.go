@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image"
 	"sync"
 	"time"
 
@@ -59,8 +60,21 @@ func picture(latest latestFrame, q wire.Request) (wire.Reply, error) {
 	defer warper.Close()
 	view := gocv.NewMat()
 	defer view.Close()
-	warper.Warp(frame, &view)
+	warper.WarpTo(frame, &view, previewSize(q.Area.Size()))
 	return encodePicture(view)
+}
+
+// maxPreview bounds a preview's longer side: it is for the eye, and a view of 8192 pixels a
+// side would take the worker some 200 MB.
+const maxPreview = 1600
+
+// previewSize is the view's size, scaled down to maxPreview if larger.
+func previewSize(view image.Point) image.Point {
+	long := max(view.X, view.Y)
+	if long <= maxPreview {
+		return view
+	}
+	return image.Pt(max(1, view.X*maxPreview/long), max(1, view.Y*maxPreview/long))
 }
 
 // encodePicture is m as a JPEG picture, at a lower quality if it would not fit a reply.

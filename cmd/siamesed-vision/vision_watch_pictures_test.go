@@ -34,9 +34,11 @@ func previewLine(t *testing.T, c area.Calibration) string {
 // a corner outside the frame is an error naming the request's line, and the worker goes on.
 func TestVisionWatchSimPictures(t *testing.T) {
 	crop := area.Calibration{Corners: [4][2]float64{{100, 50}, {300, 50}, {300, 200}, {100, 200}}, Width: 200, Height: 150}
+	big := crop
+	big.Width, big.Height = 8000, 6000 // previewed at 1600x1200
 	outside := crop
 	outside.Corners[2] = [2]float64{5000, 200}
-	in := `{"op":"snapshot"}` + "\n" + previewLine(t, crop) + previewLine(t, outside) +
+	in := `{"op":"snapshot"}` + "\n" + previewLine(t, crop) + previewLine(t, big) + previewLine(t, outside) +
 		`{"op":"preview","corners":[[100,50],[300,200],[300,50],[100,200]],"width":200,"height":150}` + "\n" +
 		request(wire.OpPut, tile.Dot5, watchT0)
 	var out, errb bytes.Buffer
@@ -61,8 +63,8 @@ func TestVisionWatchSimPictures(t *testing.T) {
 		}
 		got = append(got, s)
 	}
-	want := []string{"picture", "done 1", "picture", "done 2", "error line 3: preview: corner 2 (5000,200) is outside the camera's",
-		"error wire: line 4: wire: bad line: preview: calib: invalid: corners do not form a convex quadrilateral", "seen", "done 5"}
+	want := []string{"picture", "done 1", "picture", "done 2", "picture", "done 3", "error line 4: preview: corner 2 (5000,200) is outside the camera's",
+		"error wire: line 5: wire: bad line: preview: calib: invalid: corners do not form a convex quadrilateral", "seen", "done 6"}
 	if len(got) != len(want) {
 		t.Fatalf("replies:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
@@ -72,6 +74,9 @@ func TestVisionWatchSimPictures(t *testing.T) {
 		}
 	}
 	frame, view := pics[0], pics[1]
+	if b := pics[2].Bounds(); b.Dx() != 1600 || b.Dy() != 1200 {
+		t.Errorf("a preview of an 8000x6000 view is %v, want it scaled to 1600x1200", b)
+	}
 	if b := frame.Bounds(); b.Dx() < 400 || b.Dy() < 300 {
 		t.Errorf("the simulated camera's frame is %v", b)
 	}
@@ -205,5 +210,20 @@ func TestVisionWatchCameraNotCalibratedYet(t *testing.T) {
 		if !strings.HasPrefix(got[i], want[i]) {
 			t.Errorf("reply %d: %q, want %q...", i, got[i], want[i])
 		}
+	}
+}
+
+// BenchmarkFrameTapOffer: what the tap costs the camera's frame loop per 1280x720 frame when no
+// picture is asked for (the frame kept once a second is not counted: the clock stands still).
+func BenchmarkFrameTapOffer(b *testing.B) {
+	now := time.Date(2026, 11, 23, 19, 0, 0, 0, time.UTC)
+	tap := &frameTap{now: func() time.Time { return now }, keepEvery: time.Second}
+	defer tap.close()
+	frame := gocv.NewMatWithSize(720, 1280, gocv.MatTypeCV8UC3)
+	defer frame.Close()
+	tap.offer(frame) // the first is kept
+	b.ReportAllocs()
+	for b.Loop() {
+		tap.offer(frame)
 	}
 }
