@@ -43,13 +43,13 @@ func (d *daemon) startSetup() (*setup.Server, error) {
 		LANHost: setup.LANHost(d.cfg.HTTP),
 		// The racks' and the camera's readiness join Checks with their sections of the page.
 	}
-	d.cameraOptions(&o)
 	if d.mqtt != nil {
 		o.Keys, o.Broker = seatKeys{d}, "mosquitto"
 		if d.mqtt.broker != nil {
 			o.Broker = "embedded"
 		}
 	}
+	d.cameraOptions(&o)
 	return setup.New(o)
 }
 

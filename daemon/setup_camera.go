@@ -40,11 +40,12 @@ func (c setupCamera) ask(q wire.Request) (setup.Picture, error) {
 }
 
 // cameraOptions are the set-up page's Camera section: the vision worker, where no other camera
-// (direct, none) runs; the calibration file in the data directory.
+// (direct, none) runs; the calibration file in the data directory; the Camera check.
 func (d *daemon) cameraOptions(o *setup.Options) {
 	o.CameraName = d.cfg.Camera
 	o.CalibrationFile = config.InData(d.opt.DataDir, d.cfg.Vision.Calibration)
 	if e, ok := d.camera.(*visionEyes); ok {
 		o.Camera = setupCamera{e}
 	}
+	o.Checks = append(o.Checks, setup.CameraCheck(*o))
 }

@@ -48,7 +48,7 @@ func (s *Server) cameraRoutes(mux *http.ServeMux) {
 
 func (s *Server) cameraStatus(w http.ResponseWriter, r *http.Request) {
 	out := cameraOut{Camera: s.o.CameraName, Worker: s.o.Camera != nil, File: s.o.CalibrationFile}
-	out.Saved, out.Problem = s.savedCalibration()
+	out.Saved, out.Problem = savedCalibration(s.o.CalibrationFile)
 	if s.o.Camera != nil {
 		out.Health = s.o.Camera.Health()
 	}
@@ -61,12 +61,12 @@ func (s *Server) cameraStatus(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-// savedCalibration is the calibration saved (nil: none), or why it cannot be read.
-func (s *Server) savedCalibration() (*area.Calibration, string) {
-	if s.o.CalibrationFile == "" {
+// savedCalibration is the calibration saved in file (nil: none), or why it cannot be read.
+func savedCalibration(file string) (*area.Calibration, string) {
+	if file == "" {
 		return nil, ""
 	}
-	c, err := area.Load(s.o.CalibrationFile)
+	c, err := area.Load(file)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, ""
@@ -166,17 +166,20 @@ func (s *Server) saveCalibration(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"saved": c, "file": s.o.CalibrationFile, "reloaded": how, "at": s.o.Now().UTC().Truncate(time.Second)})
 }
 
-// cameraReady is the Camera check: a calibration saved, or no camera to calibrate.
-func (s *Server) cameraReady() (bool, string) {
-	if s.o.Camera == nil {
-		return true, fmt.Sprintf("no camera worker (camera: %s): nothing to calibrate", s.o.CameraName)
-	}
-	saved, problem := s.savedCalibration()
-	switch {
-	case problem != "":
-		return false, "the saved calibration cannot be read: " + problem
-	case saved == nil:
-		return false, "the discard area's corners are not set: click them in the Camera section"
-	}
-	return true, fmt.Sprintf("the discard area's corners are saved (%s, a %dx%d top-down view)", s.o.CalibrationFile, saved.Width, saved.Height)
+// CameraCheck is the table's Camera check: a calibration saved where o says, or no camera
+// worker to calibrate.
+func CameraCheck(o Options) Check {
+	return Check{Name: "Camera", Ready: func() (bool, string) {
+		if o.Camera == nil {
+			return true, fmt.Sprintf("no camera worker (camera: %s): nothing to calibrate", o.CameraName)
+		}
+		saved, problem := savedCalibration(o.CalibrationFile)
+		switch {
+		case problem != "":
+			return false, "the saved calibration cannot be read: " + problem
+		case saved == nil:
+			return false, "the discard area's corners are not set: click them in the Camera section"
+		}
+		return true, fmt.Sprintf("the discard area's corners are saved (%s, a %dx%d top-down view)", o.CalibrationFile, saved.Width, saved.Height)
+	}}
 }

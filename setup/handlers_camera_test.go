@@ -68,6 +68,7 @@ func newCameraHarness(t *testing.T, cam *fakeCamera) (*harness, string) {
 	} else {
 		o.CameraName = "direct"
 	}
+	o.Checks = append(o.Checks, CameraCheck(o))
 	s, err := New(o)
 	if err != nil {
 		t.Fatal(err)

@@ -8,7 +8,6 @@ import (
 	"math"
 	"mime"
 	"net/http"
-	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -16,6 +15,12 @@ import (
 
 // Options are what a Server is built from.
 type Options struct {
+	// The Camera section (handlers_camera.go): the camera worker (nil: none runs, as with
+	// camera: direct), the configuration's camera, and where its calibration is saved.
+	Camera          Camera
+	CameraName      string
+	CalibrationFile string
+
 	DataDir string
 	Owner   Owner
 	Now     func() time.Time // the injected clock
@@ -29,11 +34,6 @@ type Options struct {
 	Seats      int     // seats at the table
 	Checks     []Check // readiness beyond the table's settings (racks, camera: later slices)
 	LANHost    string  // this machine's address for phones, when the page is opened on loopback
-	// The Camera section (handlers_camera.go): the camera worker (nil: none runs, as with
-	// camera: direct), the configuration's camera, and where its calibration is saved.
-	Camera          Camera
-	CameraName      string
-	CalibrationFile string
 }
 
 // Server serves the set-up page's API and the join endpoint.
@@ -45,10 +45,10 @@ type Server struct {
 	joinsAll *Limiter // join attempts, everyone together
 	seats    *Seats
 	csrf     *http.CrossOriginProtection
+	cam      camState // the Camera section's last frame
 
 	mu    sync.Mutex // one settings change at a time
 	saved *Settings
-	cam   camState
 }
 
 // Sessions last a table's evening; failed logins and joins are held back (docs/display.md).
@@ -70,22 +70,19 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	srv := &Server{o: o, seats: seats, saved: saved,
+	return &Server{o: o, seats: seats, saved: saved,
 		sessions: NewSessions(o.Now, SessionTTL, maxSessions),
 		logins:   NewLimiter(5, 30*time.Second, 4096),
 		joins:    NewLimiter(5, 10*time.Second, 4096),
 		joinsAll: NewLimiter(30, time.Second, 1),
 		csrf:     http.NewCrossOriginProtection(),
-	}
-	if o.CameraName != "" {
-		srv.o.Checks = append(slices.Clip(o.Checks), Check{Name: "Camera", Ready: srv.cameraReady})
-	}
-	return srv, nil
+	}, nil
 }
 
 // Routes adds the set-up API to mux. Everything but logging in and joining needs the owner's
 // session; everything that changes something takes a JSON body from a page of the same origin.
 func (s *Server) Routes(mux *http.ServeMux) {
+	s.cameraRoutes(mux)
 	mux.Handle("POST /api/setup/login", s.changes(s.login))
 	mux.Handle("POST /api/setup/logout", s.changes(s.logout))
 	mux.Handle("GET /api/setup/status", s.owner(s.status))
@@ -95,7 +92,6 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	mux.Handle("GET /api/setup/seats/{seat}/qr.svg", s.owner(s.seatQR))
 	mux.Handle("POST /api/setup/seats/{seat}/renew", s.changes(s.owner(s.renewSeat)))
 	mux.Handle("POST /api/join", s.changes(s.join))
-	s.cameraRoutes(mux)
 }
 
 // cookieName is the owner's session cookie.
