@@ -39,11 +39,25 @@ type cameraOut struct {
 	Health  string            `json:"health,omitempty"`  // the camera's state: working, or its problem
 }
 
+// cameraAPI is the Camera section's calls (docs/display.md's table lists each): all need the
+// owner's session; a POST takes a JSON body from a page of the same origin.
+func (s *Server) cameraAPI() map[string]http.HandlerFunc {
+	return map[string]http.HandlerFunc{
+		"GET /api/setup/camera":              s.cameraStatus,
+		"GET /api/setup/camera/snapshot":     s.snapshot,
+		"POST /api/setup/camera/preview":     s.preview,
+		"POST /api/setup/camera/calibration": s.saveCalibration,
+	}
+}
+
 func (s *Server) cameraRoutes(mux *http.ServeMux) {
-	mux.Handle("GET /api/setup/camera", s.owner(s.cameraStatus))
-	mux.Handle("GET /api/setup/camera/snapshot", s.owner(s.snapshot))
-	mux.Handle("POST /api/setup/camera/preview", s.changes(s.owner(s.preview)))
-	mux.Handle("POST /api/setup/camera/calibration", s.changes(s.owner(s.saveCalibration)))
+	for pattern, h := range s.cameraAPI() {
+		if strings.HasPrefix(pattern, "POST ") {
+			mux.Handle(pattern, s.changes(s.owner(h)))
+		} else {
+			mux.Handle(pattern, s.owner(h))
+		}
+	}
 }
 
 func (s *Server) cameraStatus(w http.ResponseWriter, r *http.Request) {

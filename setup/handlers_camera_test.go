@@ -258,3 +258,20 @@ func FuzzCheckCorners(f *testing.F) {
 		}
 	})
 }
+
+// Every camera call is in docs/display.md's table of the set-up API.
+func TestCameraAPIIsDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../docs/display.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := (&Server{}).cameraAPI()
+	if len(calls) < 4 {
+		t.Fatalf("%d calls", len(calls))
+	}
+	for pattern := range calls {
+		if !bytes.Contains(doc, []byte("| `"+pattern)) {
+			t.Errorf("docs/display.md's table has no row for %s", pattern)
+		}
+	}
+}
