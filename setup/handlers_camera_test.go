@@ -203,9 +203,10 @@ func TestBadCornersChangeNothing(t *testing.T) {
 func TestCameraNeedsTheOwnerAndAWorker(t *testing.T) {
 	cam := &fakeCamera{}
 	h, _ := newCameraHarness(t, cam)
-	for _, c := range [][2]string{{"GET", "camera"}, {"GET", "camera/snapshot"}, {"POST", "camera/preview"}, {"POST", "camera/calibration"}} {
-		if resp, out := h.call(c[0], "/api/setup/"+c[1], "made-up", goodCorners); resp.StatusCode != http.StatusUnauthorized {
-			t.Errorf("%s %s without the session: %d %v", c[0], c[1], resp.StatusCode, out)
+	for pattern := range (&Server{}).cameraAPI() {
+		method, path, _ := strings.Cut(pattern, " ")
+		if resp, out := h.call(method, path, "made-up", goodCorners); resp.StatusCode != http.StatusUnauthorized {
+			t.Errorf("%s without the session: %d %v", pattern, resp.StatusCode, out)
 		}
 	}
 	if len(cam.previews) != 0 || cam.reloads != 0 {
