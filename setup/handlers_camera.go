@@ -35,7 +35,7 @@ type cameraOut struct {
 	File    string            `json:"file"`              // where the calibration is saved
 	Saved   *area.Calibration `json:"saved"`             // the calibration saved there, if any
 	Problem string            `json:"problem,omitempty"` // the file there cannot be read
-	Frame   *image.Point      `json:"frame"`             // the last snapshot's size
+	Frame   *frameSize        `json:"frame"`             // the last snapshot's size
 	Health  string            `json:"health,omitempty"`  // the camera's state: working, or its problem
 }
 
@@ -48,6 +48,11 @@ func (s *Server) cameraAPI() map[string]http.HandlerFunc {
 		"POST /api/setup/camera/preview":     s.preview,
 		"POST /api/setup/camera/calibration": s.saveCalibration,
 	}
+}
+
+type frameSize struct {
+	Width  int `json:"width"`
+	Height int `json:"height"`
 }
 
 func (s *Server) cameraRoutes(mux *http.ServeMux) {
@@ -67,9 +72,8 @@ func (s *Server) cameraStatus(w http.ResponseWriter, r *http.Request) {
 		out.Health = s.o.Camera.Health()
 	}
 	s.cam.mu.Lock()
-	if s.cam.frame != (image.Point{}) {
-		f := s.cam.frame
-		out.Frame = &f
+	if f := s.cam.frame; f != (image.Point{}) {
+		out.Frame = &frameSize{Width: f.X, Height: f.Y}
 	}
 	s.cam.mu.Unlock()
 	writeJSON(w, http.StatusOK, out)

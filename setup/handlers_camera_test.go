@@ -127,7 +127,7 @@ func TestCameraSnapshotPreviewSave(t *testing.T) {
 		t.Fatalf("after: %v", c)
 	}
 	_, out = h.call("GET", "/api/setup/camera", cookie, nil)
-	if out["worker"] != true || out["saved"] == nil || out["frame"].(map[string]any)["X"] != 1120.0 || out["health"] != "working" {
+	if out["worker"] != true || out["saved"] == nil || out["frame"].(map[string]any)["width"] != 1120.0 || out["health"] != "working" {
 		t.Fatalf("the camera's state: %v", out)
 	}
 }
