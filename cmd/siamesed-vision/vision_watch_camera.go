@@ -23,7 +23,7 @@ import (
 
 // watchCamera runs a real camera (or a video, or a folder of frames): every frame is watched
 // (warped small for the motion gate, whole when the view has settled); events are written as they come, and a status line every
-// --status-every and whenever the camera's health changes. Requests other than ping are refused.
+// --status-every and whenever the camera's health changes. Moves are refused (ping, snapshot and preview are not).
 func watchCamera(ctx context.Context, stdin io.Reader, out *wire.Writer, stderr io.Writer, c *classify.Classifier, f watchFlags) error {
 	cal, err := calib.Load(f.calib)
 	if err != nil {
