@@ -58,6 +58,7 @@ type visionEyes struct {
 	failures int
 	retryAt  time.Time
 	started  time.Time
+	pictures map[int]chan wire.Reply // the set-up page's pictures waited for, by request line
 }
 
 // newVisionEyes starts the worker (start runs it and waits for its hello) and keeps it

@@ -135,6 +135,7 @@ func (e *visionEyes) down(p *visionproc.Proc, err error) {
 	e.proc = nil
 	e.gen++
 	e.cond.Broadcast()
+	e.dropPictures(fmt.Sprintf("the camera worker stopped (%v)", err))
 	go func() { _ = p.Close() }() // its error is err's cause, reported below
 	e.failed(e.clk.Now(), fmt.Sprintf("the camera worker stopped (%v)", err))
 }
@@ -168,10 +169,13 @@ func (e *visionEyes) hear(rep wire.Reply) {
 		e.queue = append(e.queue, track.DiscardReading{Seen: rep.Kind == wire.KindSeen, Face: rep.Face, Known: rep.Known, At: rep.At})
 	case wire.KindStatus:
 		e.setStatus(rep.Working, rep.Problem)
+	case wire.KindPicture:
+		e.heardPicture(rep)
 	case wire.KindError:
 		e.log.Warn("camera worker", "line", rep.Line, "err", rep.Error)
 		fallthrough
 	case wire.KindDone:
+		e.heardPicture(rep)
 		if rep.Line > e.answered {
 			delete(e.quiet, rep.Line)
 			e.answered = rep.Line

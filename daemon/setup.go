@@ -49,6 +49,7 @@ func (d *daemon) startSetup() (*setup.Server, error) {
 			o.Broker = "embedded"
 		}
 	}
+	d.cameraOptions(&o)
 	return setup.New(o)
 }
 

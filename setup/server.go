@@ -15,6 +15,12 @@ import (
 
 // Options are what a Server is built from.
 type Options struct {
+	// The Camera section (handlers_camera.go): the camera worker (nil: none runs, as with
+	// camera: direct), the configuration's camera, and where its calibration is saved.
+	Camera          Camera
+	CameraName      string
+	CalibrationFile string
+
 	DataDir string
 	Owner   Owner
 	Now     func() time.Time // the injected clock
@@ -39,6 +45,7 @@ type Server struct {
 	joinsAll *Limiter // join attempts, everyone together
 	seats    *Seats
 	csrf     *http.CrossOriginProtection
+	cam      camState // the Camera section's last frame
 
 	mu    sync.Mutex // one settings change at a time
 	saved *Settings
@@ -75,6 +82,7 @@ func New(o Options) (*Server, error) {
 // Routes adds the set-up API to mux. Everything but logging in and joining needs the owner's
 // session; everything that changes something takes a JSON body from a page of the same origin.
 func (s *Server) Routes(mux *http.ServeMux) {
+	s.cameraRoutes(mux)
 	mux.Handle("POST /api/setup/login", s.changes(s.login))
 	mux.Handle("POST /api/setup/logout", s.changes(s.logout))
 	mux.Handle("GET /api/setup/status", s.owner(s.status))

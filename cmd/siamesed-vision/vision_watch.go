@@ -8,6 +8,8 @@ import (
 	"os"
 	"time"
 
+	"gocv.io/x/gocv"
+
 	"github.com/siamesetable/siamesed/vision/classify"
 	"github.com/siamesetable/siamesed/vision/discard"
 	"github.com/siamesetable/siamesed/vision/simcam"
@@ -75,6 +77,9 @@ func visionWatch(ctx context.Context, stdin io.Reader, args []string, stdout, st
 	if f.sim {
 		return watchSim(ctx, stdin, out, c, f)
 	}
+	if why := unready(f); why != "" {
+		return watchUnready(ctx, stdin, out, f, why)
+	}
 	return watchCamera(ctx, stdin, out, stderr, c, f)
 }
 
@@ -94,7 +99,8 @@ func watchSim(ctx context.Context, stdin io.Reader, out *wire.Writer, c *classif
 	if err := out.Reply(wire.Reply{Kind: wire.KindHello, Version: wire.Version, Mode: wire.ModeSim}); err != nil {
 		return err
 	}
-	return serve(ctx, stdin, out, func(q wire.Request) ([]discard.Event, error) {
+	snapshot := func(dst *gocv.Mat) error { cam.Snapshot(dst); return nil }
+	return serve(ctx, stdin, out, withPictures(out, snapshot, func(q wire.Request) ([]discard.Event, error) {
 		switch q.Op {
 		case wire.OpPut:
 			return cam.Put(q.Face, q.At)
@@ -107,7 +113,7 @@ func watchSim(ctx context.Context, stdin io.Reader, out *wire.Writer, c *classif
 			return nil, err
 		}
 		return nil, nil
-	})
+	}))
 }
 
 // serve reads requests until stdin ends, answering each: the events do gives, then done, or an

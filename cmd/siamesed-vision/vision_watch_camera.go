@@ -23,7 +23,7 @@ import (
 
 // watchCamera runs a real camera (or a video, or a folder of frames): every frame is watched
 // (warped small for the motion gate, whole when the view has settled); events are written as they come, and a status line every
-// --status-every and whenever the camera's health changes. Requests other than ping are refused.
+// --status-every and whenever the camera's health changes. Moves are refused (ping, snapshot and preview are not).
 func watchCamera(ctx context.Context, stdin io.Reader, out *wire.Writer, stderr io.Writer, c *classify.Classifier, f watchFlags) error {
 	cal, err := calib.Load(f.calib)
 	if err != nil {
@@ -41,7 +41,7 @@ func watchCamera(ctx context.Context, stdin io.Reader, out *wire.Writer, stderr 
 	if err := c.EnrolDir(f.enrolled, items); err != nil {
 		return err
 	}
-	cw := &camWatch{f: f, out: out, log: stderr, warper: warper, cls: c, since: time.Now()}
+	cw := &camWatch{f: f, out: out, log: stderr, warper: warper, cls: c, since: time.Now(), tap: &frameTap{now: time.Now, keepEvery: time.Second}}
 	defer cw.close()
 	if f.empty != "" {
 		frame, err := source.ReadImage(f.empty)
@@ -60,12 +60,12 @@ func watchCamera(ctx context.Context, stdin io.Reader, out *wire.Writer, stderr 
 	var wg sync.WaitGroup
 	wg.Go(func() { cw.frames(ctx) })
 	wg.Go(func() { cw.report(ctx) })
-	err = serve(ctx, stdin, out, func(q wire.Request) ([]discard.Event, error) {
+	err = serve(ctx, stdin, out, withPictures(out, cw.tap.latest(ctx, 2*time.Second), func(q wire.Request) ([]discard.Event, error) {
 		if q.Op != wire.OpPing {
 			return nil, fmt.Errorf("a real camera sees what hands do: %s is for the simulated camera (--sim)", q.Op)
 		}
 		return nil, nil
-	})
+	}))
 	cancel()
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()
@@ -84,6 +84,7 @@ type camWatch struct {
 	log    io.Writer
 	warper *calib.Warper
 	cls    *classify.Classifier
+	tap    *frameTap // the set-up page's snapshots
 
 	mu      sync.Mutex
 	watch   *discard.Watcher // nil until the empty area is known
@@ -141,6 +142,7 @@ func (cw *camWatch) frames(ctx context.Context) {
 			sleep(ctx, cw.f.every)
 			continue
 		}
+		cw.tap.offer(frame)
 		if err := cw.see(frame, &small, gate, time.Now()); err != nil {
 			fmt.Fprintf(cw.log, "vision watch: %v\n", err)
 		}
@@ -244,6 +246,7 @@ func (cw *camWatch) close() {
 	if cw.watch != nil {
 		cw.watch.Close()
 	}
+	cw.tap.close()
 }
 
 // sleep waits d or until ctx ends.

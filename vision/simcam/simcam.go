@@ -175,3 +175,7 @@ func (t *Table) view(s synth.Scene) (gocv.Mat, error) {
 	t.w.Warp(t.frame, &v)
 	return v, nil
 }
+
+// Snapshot copies the camera's last frame, whole, into dst: what the set-up page shows to
+// click the area's corners on.
+func (t *Table) Snapshot(dst *gocv.Mat) { t.frame.CopyTo(dst) }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/siamesetable/siamesed/engine/tile"
+	"github.com/siamesetable/siamesed/vision/area"
 )
 
 // requestJSON is a request as it stands on the line.
@@ -19,6 +20,10 @@ type requestJSON struct {
 	Face  *tile.Face  `json:"face,omitempty"`
 	Faces []tile.Face `json:"faces,omitempty"`
 	At    *time.Time  `json:"at,omitempty"`
+	// Preview: a list, not an array, so that three corners are refused rather than read as four.
+	Corners [][]float64 `json:"corners,omitempty"`
+	Width   int         `json:"width,omitempty"`
+	Height  int         `json:"height,omitempty"`
 }
 
 // replyJSON is a reply as it stands on the line.
@@ -36,6 +41,9 @@ type replyJSON struct {
 	Line       int        `json:"line,omitempty"`
 	Error      string     `json:"error,omitempty"`
 	At         *time.Time `json:"at,omitempty"`
+	Width      int        `json:"width,omitempty"`
+	Height     int        `json:"height,omitempty"`
+	JPEG       []byte     `json:"jpeg,omitempty"`
 }
 
 // MarshalJSON writes the request as its line says it (without the newline).
@@ -49,8 +57,13 @@ func (r Request) MarshalJSON() ([]byte, error) {
 		j.Face = &r.Face
 	case OpLay:
 		j.Faces = r.Faces
+	case OpPreview:
+		for _, c := range r.Area.Corners {
+			j.Corners = append(j.Corners, []float64{c[0], c[1]})
+		}
+		j.Width, j.Height = r.Area.Width, r.Area.Height
 	}
-	if r.Op != OpPing {
+	if timed(r.Op) {
 		j.At = &r.At
 	}
 	return json.Marshal(j)
@@ -69,6 +82,9 @@ func ParseRequest(line []byte) (Request, error) {
 	if j.At != nil {
 		r.At = *j.At
 	}
+	if err := readArea(&r, j); err != nil {
+		return Request{}, err
+	}
 	switch {
 	case (r.Op == OpPut || r.Op == OpTake) != (j.Face != nil):
 		if j.Face == nil {
@@ -77,17 +93,57 @@ func ParseRequest(line []byte) (Request, error) {
 		return Request{}, bad("%s takes no face", orUnknown(r.Op))
 	case r.Op != OpLay && j.Faces != nil:
 		return Request{}, bad("%s takes no faces", orUnknown(r.Op))
-	case r.Op != OpPing && j.At == nil && validOp(r.Op):
+	case timed(r.Op) && j.At == nil:
 		return Request{}, bad("%s needs at, the time of the move (RFC 3339)", r.Op)
-	case r.Op == OpPing && j.At != nil:
-		return Request{}, bad("ping takes no at")
+	case !timed(r.Op) && validOp(r.Op) && j.At != nil:
+		return Request{}, bad("%s takes no at", r.Op)
 	}
 	return r, r.check()
 }
 
+// readArea reads a preview's corners and view size: four corners of two numbers each, and
+// nothing of the kind in any other request.
+func readArea(r *Request, j requestJSON) error {
+	has := j.Corners != nil || j.Width != 0 || j.Height != 0
+	switch {
+	case r.Op != OpPreview && has:
+		return bad("%s takes no corners, width or height", orUnknown(r.Op))
+	case r.Op != OpPreview:
+		return nil
+	case len(j.Corners) != 4:
+		return bad("preview: %d corners: want 4 (top-left, top-right, bottom-right, bottom-left)", len(j.Corners))
+	case j.Width == 0 || j.Height == 0:
+		return bad("preview needs width and height, the top-down view's size")
+	}
+	for i, c := range j.Corners {
+		if len(c) != 2 {
+			return bad("preview: corner %d has %d numbers: want x, y", i, len(c))
+		}
+		r.Area.Corners[i] = [2]float64{c[0], c[1]}
+	}
+	r.Area.Width, r.Area.Height = j.Width, j.Height
+	return nil
+}
+
+// timed says whether op moves tiles, and so says when.
+func timed(op Op) bool {
+	switch op {
+	case OpPut, OpTake, OpClear, OpLay:
+		return true
+	}
+	return false
+}
+
 func (r Request) check() error {
 	if !validOp(r.Op) {
-		return bad("op %q: want put, take, clear, lay or ping", r.Op)
+		return bad("op %q: want put, take, clear, lay, ping, snapshot or preview", r.Op)
+	}
+	if r.Op == OpPreview {
+		if err := r.Area.Validate(); err != nil {
+			return bad("preview: %v", err)
+		}
+	} else if r.Area != (area.Calibration{}) {
+		return bad("%s takes no corners", r.Op)
 	}
 	if (r.Op == OpPut || r.Op == OpTake) && r.Face >= tile.NumFaces {
 		return bad("%s: no such face %d", r.Op, r.Face)
@@ -100,15 +156,18 @@ func (r Request) check() error {
 			return bad("lay: no such face %d", f)
 		}
 	}
-	if r.Op != OpPing && r.At.IsZero() {
+	if timed(r.Op) && r.At.IsZero() {
 		return bad("%s: at is zero", r.Op)
+	}
+	if !timed(r.Op) && !r.At.IsZero() {
+		return bad("%s takes no at", r.Op)
 	}
 	return nil
 }
 
 func validOp(op Op) bool {
 	switch op {
-	case OpPut, OpTake, OpClear, OpLay, OpPing:
+	case OpPut, OpTake, OpClear, OpLay, OpPing, OpSnapshot, OpPreview:
 		return true
 	}
 	return false
@@ -141,6 +200,8 @@ func (r Reply) MarshalJSON() ([]byte, error) {
 		j.Line = r.Line
 	case KindError:
 		j.Line, j.Error = r.Line, r.Error
+	case KindPicture:
+		j.Width, j.Height, j.JPEG = r.Width, r.Height, r.JPEG
 	}
 	return json.Marshal(j)
 }
@@ -151,10 +212,12 @@ func ParseReply(line []byte) (Reply, error) {
 	if err := strict(line, &j); err != nil {
 		return Reply{}, err
 	}
-	r := Reply{Kind: j.Kind, Version: j.Version, Mode: j.Mode, Why: j.Why, Problem: j.Problem, Line: j.Line, Error: j.Error, Runner: tile.NoFace}
+	r := Reply{Kind: j.Kind, Version: j.Version, Mode: j.Mode, Why: j.Why, Problem: j.Problem, Line: j.Line, Error: j.Error, Runner: tile.NoFace,
+		Width: j.Width, Height: j.Height, JPEG: j.JPEG}
 	has := map[string]bool{"version": j.Version != 0, "mode": j.Mode != "", "face": j.Face != nil, "known": j.Known != nil,
 		"confidence": j.Confidence != nil, "why": j.Why != "", "runner": j.Runner != nil, "working": j.Working != nil,
-		"problem": j.Problem != "", "line": j.Line != 0, "error": j.Error != "", "at": j.At != nil}
+		"problem": j.Problem != "", "line": j.Line != 0, "error": j.Error != "", "at": j.At != nil,
+		"width": j.Width != 0, "height": j.Height != 0, "jpeg": len(j.JPEG) > 0}
 	var need, may []string
 	switch r.Kind {
 	case KindHello:
@@ -167,8 +230,10 @@ func ParseReply(line []byte) (Reply, error) {
 		need = []string{"line"}
 	case KindError:
 		need, may = []string{"error"}, []string{"line"}
+	case KindPicture:
+		need = []string{"width", "height", "jpeg"}
 	default:
-		return Reply{}, bad("kind %q: want hello, seen, taken, status, done or error", r.Kind)
+		return Reply{}, bad("kind %q: want hello, seen, taken, status, done, error or picture", r.Kind)
 	}
 	for _, f := range need {
 		if !has[f] {
@@ -240,8 +305,18 @@ func (r Reply) check() error {
 		if r.Line < 0 || r.Error == "" {
 			return bad("error: line %d, error %q: want a line from 0 and what went wrong", r.Line, r.Error)
 		}
+	case KindPicture:
+		if r.Width < 1 || r.Height < 1 || r.Width > 1<<14 || r.Height > 1<<14 {
+			return bad("picture: %dx%d pixels: want 1 to 16384 each way", r.Width, r.Height)
+		}
+		if len(r.JPEG) > MaxPicture {
+			return bad("picture: %d bytes, at most %d", len(r.JPEG), MaxPicture)
+		}
+		if !bytes.HasPrefix(r.JPEG, []byte{0xff, 0xd8, 0xff}) {
+			return bad("picture: its jpeg does not begin as a JPEG does")
+		}
 	default:
-		return bad("kind %q: want hello, seen, taken, status, done or error", r.Kind)
+		return bad("kind %q: want hello, seen, taken, status, done, error or picture", r.Kind)
 	}
 	return nil
 }

@@ -24,19 +24,29 @@ func NewReader(r io.Reader) *Reader { return &Reader{br: bufio.NewReaderSize(r, 
 func (r *Reader) Line() int { return r.line }
 
 // next returns the next line without its newline (and a carriage return before it); io.EOF
-// after the last. A last line without a newline is a line.
-func (r *Reader) next() ([]byte, error) {
+// after the last. A last line without a newline is a line. A line longer than limit (newline
+// included) is skipped whole and is an error naming it.
+func (r *Reader) next(limit int) ([]byte, error) {
 	b, err := r.br.ReadSlice('\n')
+	if errors.Is(err, bufio.ErrBufferFull) { // longer than the buffer: gather it, up to limit
+		long := append([]byte(nil), b...)
+		for errors.Is(err, bufio.ErrBufferFull) && len(long) <= limit {
+			b, err = r.br.ReadSlice('\n')
+			long = append(long, b...)
+		}
+		if len(long) > limit {
+			r.line++
+			for errors.Is(err, bufio.ErrBufferFull) { // skip the rest of the line
+				_, err = r.br.ReadSlice('\n')
+			}
+			if err != nil && !errors.Is(err, io.EOF) {
+				return nil, err
+			}
+			return nil, &LineError{Line: r.line, Err: bad("longer than %d bytes", limit)}
+		}
+		b = long
+	}
 	switch {
-	case errors.Is(err, bufio.ErrBufferFull):
-		r.line++
-		for errors.Is(err, bufio.ErrBufferFull) { // skip the rest of the line
-			_, err = r.br.ReadSlice('\n')
-		}
-		if err != nil && !errors.Is(err, io.EOF) {
-			return nil, err
-		}
-		return nil, &LineError{Line: r.line, Err: bad("longer than %d bytes", MaxLine)}
 	case errors.Is(err, io.EOF) && len(b) == 0:
 		return nil, io.EOF
 	case err != nil && !errors.Is(err, io.EOF):
@@ -50,7 +60,7 @@ func (r *Reader) next() ([]byte, error) {
 // Request reads the next request; a line that is not one is a *LineError, and reading goes on
 // after it. io.EOF after the last line.
 func (r *Reader) Request() (Request, error) {
-	b, err := r.next()
+	b, err := r.next(MaxLine)
 	if err != nil {
 		return Request{}, err
 	}
@@ -61,9 +71,10 @@ func (r *Reader) Request() (Request, error) {
 	return q, nil
 }
 
-// Reply reads the next reply, as Request does.
+// Reply reads the next reply, as Request does; a reply line may be as long as MaxReplyLine, to
+// hold a picture.
 func (r *Reader) Reply() (Reply, error) {
-	b, err := r.next()
+	b, err := r.next(MaxReplyLine)
 	if err != nil {
 		return Reply{}, err
 	}

@@ -7,7 +7,9 @@
 // its status. In sim mode the daemon tells it what the simulated players' hands do (put, take,
 // clear, lay) and the worker answers each request with the events its frames gave and then done,
 // naming the request's line; a line it cannot read gets an error naming that line, and the
-// worker carries on.
+// worker carries on. In any mode the set-up page's camera section asks for pictures: the
+// camera's latest frame (snapshot), or its top-down view through corners not saved yet
+// (preview), each answered with a picture and then done.
 package wire
 
 import (
@@ -16,14 +18,23 @@ import (
 	"time"
 
 	"github.com/siamesetable/siamesed/engine/tile"
+	"github.com/siamesetable/siamesed/vision/area"
 )
 
 // Version is the protocol's version, sent in hello. A change that an older reader would
 // misread takes a new version.
 const Version = 1
 
-// MaxLine is the longest line either side reads, newline included.
+// MaxLine is the longest request line, and the longest reply line but a picture's, newline
+// included.
 const MaxLine = 64 << 10
+
+// MaxPicture bounds a picture's JPEG, in bytes; MaxReplyLine, the longest reply line, holds one
+// in base64.
+const (
+	MaxPicture   = 3 << 20
+	MaxReplyLine = MaxLine + (MaxPicture+2)/3*4
+)
 
 // MaxFaces bounds the faces of one lay request: two full sets.
 const MaxFaces = 304
@@ -48,6 +59,11 @@ const (
 	OpLay Op = "lay"
 	// OpPing: answered with done, in any mode.
 	OpPing Op = "ping"
+	// OpSnapshot: the camera's latest frame, whole, as a picture; then done.
+	OpSnapshot Op = "snapshot"
+	// OpPreview: the top-down view of the camera's latest frame through Area (corners not saved
+	// yet), as a picture; then done.
+	OpPreview Op = "preview"
 )
 
 // Request is one line from the daemon to the worker.
@@ -58,6 +74,8 @@ type Request struct {
 	// At is when the hand moves: the daemon's clock, simulated in a soak. Every op but ping has
 	// one; events report At plus the time the view took to settle.
 	At time.Time
+	// Area is the calibration a preview warps with (vision/area; valid).
+	Area area.Calibration
 }
 
 // Kind names a reply.
@@ -71,6 +89,9 @@ const (
 	KindStatus Kind = "status" // Working, Problem, At
 	KindDone   Kind = "done"   // the request on Line is answered
 	KindError  Kind = "error"  // the request on Line (0: none) was not done: Error says why
+	// KindPicture answers a snapshot or preview (the oldest request not yet done): Width x
+	// Height pixels, JPEG.
+	KindPicture Kind = "picture"
 )
 
 // The modes a worker says hello in.
@@ -106,6 +127,9 @@ type Reply struct {
 	// Done and error: the request's line, counted from 1 on the worker's stdin.
 	Line  int
 	Error string
+	// Picture: its size in pixels and its JPEG (at most MaxPicture bytes).
+	Width, Height int
+	JPEG          []byte
 }
 
 // IsEvent says whether r is a seen or taken event.

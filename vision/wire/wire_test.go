@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/siamesetable/siamesed/engine/tile"
+	"github.com/siamesetable/siamesed/vision/area"
 )
 
 var at = time.Date(2026, 11, 23, 19, 0, 0, 250_000_000, time.UTC)
@@ -27,6 +29,9 @@ func TestRequestLines(t *testing.T) {
 		{`{"op":"lay","faces":["1B","F"],"at":"2026-11-23T19:00:00.25Z"}`, Request{Op: OpLay, Faces: []tile.Face{tile.Bam1, tile.Flower}, At: at}},
 		{`{"op":"lay","at":"2026-11-23T19:00:00.25Z"}`, Request{Op: OpLay, At: at}},
 		{`{"op":"ping"}`, Request{Op: OpPing}},
+		{`{"op":"snapshot"}`, Request{Op: OpSnapshot}},
+		{`{"op":"preview","corners":[[102,80],[538.5,76],[560,410],[88,418]],"width":640,"height":480}`,
+			Request{Op: OpPreview, Area: area.Calibration{Corners: [4][2]float64{{102, 80}, {538.5, 76}, {560, 410}, {88, 418}}, Width: 640, Height: 480}}},
 	} {
 		got, err := ParseRequest([]byte(c.line))
 		if err != nil {
@@ -47,7 +52,7 @@ func TestBadRequestsSayWhy(t *testing.T) {
 	for _, c := range []struct{ line, want string }{
 		{``, "empty line"},
 		{`put 5D`, "invalid character"},
-		{`{"op":"jump","at":"2026-11-23T19:00:00Z"}`, `op "jump": want put, take, clear, lay or ping`},
+		{`{"op":"jump","at":"2026-11-23T19:00:00Z"}`, `op "jump": want put, take, clear, lay, ping, snapshot or preview`},
 		{`{"op":"put","at":"2026-11-23T19:00:00Z"}`, "put needs a face"},
 		{`{"op":"put","face":"5Q","at":"2026-11-23T19:00:00Z"}`, `"5Q" (want 1B..9B`},
 		{`{"op":"put","face":"5D"}`, "put needs at"},
@@ -58,6 +63,17 @@ func TestBadRequestsSayWhy(t *testing.T) {
 		{`{"op":"ping","at":"2026-11-23T19:00:00Z"}`, "ping takes no at"},
 		{`{"op":"ping","colour":"red"}`, `unknown field "colour"`},
 		{`{"op":"ping"} {"op":"ping"}`, "more than one JSON value"},
+		{`{"op":"snapshot","at":"2026-11-23T19:00:00Z"}`, "snapshot takes no at"},
+		{`{"op":"snapshot","width":640}`, "snapshot takes no corners, width or height"},
+		{`{"op":"ping","corners":[[0,0]]}`, "ping takes no corners"},
+		{`{"op":"preview","corners":[[10,10],[600,10],[600,400]],"width":640,"height":480}`, "3 corners: want 4"},
+		{`{"op":"preview","corners":[[10,10],[600,10],[600,400],[10,400],[5,5]],"width":640,"height":480}`, "5 corners: want 4"},
+		{`{"op":"preview","corners":[[10,10],[600,10],[600,400],[10]],"width":640,"height":480}`, "corner 3 has 1 numbers"},
+		{`{"op":"preview","corners":[[10,10],[600,10],[600,400],[10,400]]}`, "preview needs width and height"},
+		{`{"op":"preview","corners":[[10,10],[600,400],[600,10],[10,400]],"width":640,"height":480}`, "convex quadrilateral"},
+		{`{"op":"preview","corners":[[-10,10],[600,10],[600,400],[10,400]],"width":640,"height":480}`, "corner 0 (-10,10) outside"},
+		{`{"op":"preview","corners":[[10,10],[600,10],[600,400],[10,400]],"width":640,"height":9000}`, "height 9000 not in 16..8192"},
+		{`{"op":"preview","corners":[[10,10],[600,10],[600,400],[10,400]],"width":640,"height":480,"at":"2026-11-23T19:00:00Z"}`, "preview takes no at"},
 		{`{"op":"lay","faces":[` + strings.Repeat(`"1B",`, MaxFaces) + `"1B"],"at":"2026-11-23T19:00:00Z"}`, "305 faces, at most 304"},
 	} {
 		_, err := ParseRequest([]byte(c.line))
@@ -82,6 +98,7 @@ func TestReplyLines(t *testing.T) {
 		{`{"kind":"status","working":true,"at":"2026-11-23T19:00:00.25Z"}`, Reply{Kind: KindStatus, Working: true, Runner: tile.NoFace, At: at}},
 		{`{"kind":"done","line":7}`, Reply{Kind: KindDone, Line: 7, Runner: tile.NoFace}},
 		{`{"kind":"error","line":3,"error":"no 5D lies in the discard area"}`, Reply{Kind: KindError, Line: 3, Error: "no 5D lies in the discard area", Runner: tile.NoFace}},
+		{`{"kind":"picture","width":2,"height":1,"jpeg":"/9j/4AAQ"}`, Reply{Kind: KindPicture, Width: 2, Height: 1, JPEG: []byte{0xff, 0xd8, 0xff, 0xe0, 0, 0x10}, Runner: tile.NoFace}},
 	} {
 		got, err := ParseReply([]byte(c.line))
 		if err != nil {
@@ -116,6 +133,13 @@ func TestBadRepliesSayWhy(t *testing.T) {
 		{`{"kind":"done"}`, "done needs line"},
 		{`{"kind":"done","line":-2}`, "line -2"},
 		{`{"kind":"error","line":2}`, "error needs error"},
+		{`{"kind":"picture","width":2,"height":1}`, "picture needs jpeg"},
+		{`{"kind":"picture","width":2,"jpeg":"/9j/4AAQ"}`, "picture needs height"},
+		{`{"kind":"picture","width":2,"height":1,"line":4,"jpeg":"/9j/4AAQ"}`, "picture takes no line"},
+		{`{"kind":"picture","width":20000,"height":1,"jpeg":"/9j/4AAQ"}`, "20000x1 pixels"},
+		{`{"kind":"picture","width":2,"height":1,"jpeg":"iVBORw0K"}`, "does not begin as a JPEG does"},
+		{`{"kind":"picture","width":2,"height":1,"jpeg":"not base64!"}`, "illegal base64"},
+		{`{"kind":"done","line":1,"jpeg":"/9j/4AAQ"}`, "done takes no jpeg"},
 	} {
 		_, err := ParseReply([]byte(c.line))
 		if err == nil || !errors.Is(err, ErrSyntax) || !strings.Contains(err.Error(), c.want) {
@@ -207,6 +231,9 @@ func FuzzParseRequest(f *testing.F) {
 	f.Add([]byte(`{"op":"lay","faces":["1B","F"],"at":"2026-11-23T19:00:00+01:00"}`))
 	f.Add([]byte(`{"op":"ping"}`))
 	f.Add([]byte(`{"op":"take","face":"0","at":"2026-11-23T19:00:00Z"}`))
+	f.Add([]byte(`{"op":"snapshot"}`))
+	f.Add([]byte(`{"op":"preview","corners":[[102,80],[538.5,76],[560,410],[88,418]],"width":640,"height":480}`))
+	f.Add([]byte(`{"op":"preview","corners":[[1e-300,80],[538.5,76],[560,410]],"width":-1,"height":480}`))
 	f.Fuzz(func(t *testing.T, line []byte) { roundTrip(t, line, ParseRequest) })
 }
 
@@ -216,6 +243,7 @@ func FuzzParseReply(f *testing.F) {
 	f.Add([]byte(`{"kind":"taken","face":"J","known":false,"confidence":0.01,"why":"close","runner":"F","at":"2026-11-23T19:00:00Z"}`))
 	f.Add([]byte(`{"kind":"status","working":false,"problem":"no frames","at":"2026-11-23T19:00:00Z"}`))
 	f.Add([]byte(`{"kind":"error","error":"x"}`))
+	f.Add([]byte(`{"kind":"picture","width":2,"height":1,"jpeg":"/9j/4AAQ"}`))
 	f.Fuzz(func(t *testing.T, line []byte) { roundTrip(t, line, ParseReply) })
 }
 
@@ -262,4 +290,37 @@ func FuzzReader(f *testing.F) {
 			last = r.Line()
 		}
 	})
+}
+
+// A picture's line is far longer than a request's: the reader takes it as a reply, and a
+// request as long, or a reply past MaxReplyLine, is an error naming its line, read past.
+func TestPictureLines(t *testing.T) {
+	jpeg := append([]byte{0xff, 0xd8, 0xff}, make([]byte, 3*MaxLine)...)
+	var b strings.Builder
+	w := NewWriter(&b)
+	if err := w.Reply(Reply{Kind: KindPicture, Width: 640, Height: 480, JPEG: jpeg}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Reply(Reply{Kind: KindPicture, Width: 640, Height: 480, JPEG: make([]byte, MaxPicture+1)}); err == nil {
+		t.Fatal("a picture past MaxPicture was written")
+	}
+	b.WriteString(`{"kind":"picture","width":1,"height":1,"jpeg":"` + strings.Repeat("A", MaxReplyLine) + "\"}\n")
+	if err := w.Reply(Reply{Kind: KindDone, Line: 1}); err != nil {
+		t.Fatal(err)
+	}
+	r := NewReader(strings.NewReader(b.String()))
+	got, err := r.Reply()
+	if err != nil || got.Kind != KindPicture || !slices.Equal(got.JPEG, jpeg) {
+		t.Fatalf("the picture: %v %v (%d bytes)", got.Kind, err, len(got.JPEG))
+	}
+	var le *LineError
+	if _, err := r.Reply(); !errors.As(err, &le) || le.Line != 2 || !strings.Contains(err.Error(), "longer than") {
+		t.Fatalf("a reply past MaxReplyLine: %v", err)
+	}
+	if got, err := r.Reply(); err != nil || got.Kind != KindDone || r.Line() != 3 {
+		t.Fatalf("after it: %+v %v at line %d", got, err, r.Line())
+	}
+	if _, err := NewReader(strings.NewReader(b.String())).Request(); !errors.As(err, &le) || le.Line != 1 || !strings.Contains(err.Error(), "longer than") {
+		t.Fatalf("a picture's line read as a request: %v", err)
+	}
 }

@@ -21,13 +21,18 @@ import (
 // Env names the variable that makes a test binary the fake worker, and how it behaves:
 //
 //	sim        the simulated camera: a put is seen (known, Settle later), a take is taken, a
-//	           clear takes every tile lying there, then done
+//	           clear takes every tile lying there, then done; a snapshot or preview is
+//	           answered with Picture, then done
+//	camera     as sim, but says hello as a real camera
 //	crash:N    as sim, but exits (status 3) on reading request N+1, saying so on stderr
 //	hang:N     as sim, but answers nothing after N requests
 //	mute       never says hello
 //	old        says hello in a version this daemon does not speak
 //	down       a camera that says hello, then that it is not working
 const Env = "SIAMESED_FAKE_VISION"
+
+// Picture is the fake camera's every picture: a JPEG's first bytes, 4x3 pixels.
+var Picture = wire.Reply{Kind: wire.KindPicture, Width: 4, Height: 3, JPEG: []byte{0xff, 0xd8, 0xff, 0xe0}}
 
 // Settle is how long after a move the fake's events are dated.
 const Settle = 267 * time.Millisecond
@@ -59,12 +64,16 @@ func Serve(mode string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "env": // says what the worker's C library was told, and ends
 		fmt.Fprintf(stderr, "MALLOC_ARENA_MAX=%s\n", os.Getenv("MALLOC_ARENA_MAX"))
 		return 1
-	case "sim", "crash", "hang":
+	case "sim", "crash", "hang", "camera":
 	default:
 		fmt.Fprintf(stderr, "visiontest: no mode %q\n", mode)
 		return 2
 	}
-	_ = out.Reply(wire.Reply{Kind: wire.KindHello, Version: wire.Version, Mode: wire.ModeSim})
+	hello := wire.ModeSim
+	if name == "camera" {
+		hello = wire.ModeCamera
+	}
+	_ = out.Reply(wire.Reply{Kind: wire.KindHello, Version: wire.Version, Mode: hello})
 	r := wire.NewReader(stdin)
 	var lying []tile.Face
 	for served := 0; ; served++ {
@@ -106,6 +115,8 @@ func Serve(mode string, stdin io.Reader, stdout, stderr io.Writer) int {
 			lying = nil
 		case wire.OpLay:
 			lying = append(lying, q.Faces...)
+		case wire.OpSnapshot, wire.OpPreview:
+			_ = out.Reply(Picture)
 		}
 		_ = out.Reply(wire.Reply{Kind: wire.KindDone, Line: r.Line()})
 	}
