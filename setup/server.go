@@ -28,6 +28,7 @@ type Options struct {
 	Seats      int     // seats at the table
 	Checks     []Check // readiness beyond the table's settings (racks, camera: later slices)
 	LANHost    string  // this machine's address for phones, when the page is opened on loopback
+	Racks      Racks   // nil: no Racks section (handlers_racks.go)
 }
 
 // Server serves the set-up page's API and the join endpoint.
@@ -84,6 +85,7 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	mux.Handle("GET /api/setup/seats/{seat}/qr.svg", s.owner(s.seatQR))
 	mux.Handle("POST /api/setup/seats/{seat}/renew", s.changes(s.owner(s.renewSeat)))
 	mux.Handle("POST /api/join", s.changes(s.join))
+	s.racksRoutes(mux)
 }
 
 // cookieName is the owner's session cookie.

@@ -33,8 +33,9 @@ type WalkState struct {
 	Running bool   `json:"running"`
 	Reader  string `json:"reader,omitempty"` // the reader it reads (or last read)
 	// Next is the face to place next ("" once the set is complete).
-	Next        string `json:"next"`
-	Done, Total int
+	Next  string `json:"next"`
+	Done  int    `json:"done"`
+	Total int    `json:"total"`
 	// Seq counts the walk's events, so a page sees each one once.
 	Seq uint64 `json:"seq"`
 	// Last is the latest tag read: enrolled, or rejected with why.
