@@ -12,6 +12,7 @@ import (
 	"github.com/siamesetable/siamesed/engine/track"
 	"github.com/siamesetable/siamesed/hw/build"
 	"github.com/siamesetable/siamesed/hw/rack"
+	"github.com/siamesetable/siamesed/hw/simtable"
 	"github.com/siamesetable/siamesed/internal/clock"
 	"github.com/siamesetable/siamesed/mqtt"
 	"github.com/siamesetable/siamesed/setup"
@@ -36,6 +37,9 @@ type Options struct {
 	OwnerCreated func(password string)
 	// ConfigFile names the configuration file, for the set-up page.
 	ConfigFile string
+	// SimTable, when set, hears a simulated table once it is laid out: a test's hands set
+	// tiles on its readers as a person would (setup_racks.go).
+	SimTable func(*simtable.Table)
 }
 
 // Health is the sensors' state, per rack zone and for the camera and journal.

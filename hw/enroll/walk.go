@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -26,6 +27,10 @@ type Walk struct {
 	cancel context.CancelCauseFunc
 	done   chan struct{}
 	st     WalkState
+	// prompt is the latest prompt, said again once a problem has passed; trouble, the kind
+	// of event the problem shown came from (a tag refused, the reader failing).
+	prompt  string
+	trouble EventKind
 }
 
 // WalkState is what the page shows of a walk.
@@ -88,8 +93,9 @@ func (w *Walk) Start(name string, r rack.TagReader, allowed func() error) error 
 	w.cancel, w.done = cancel, make(chan struct{})
 	w.st.Reader = name
 	w.st = w.idle("")
+	w.prompt, w.trouble = "", ""
 	w.st.Running = true
-	g := guarded{r: r, allowed: allowed, stop: cancel}
+	g := guarded{r: r, allowed: allowed, stop: cancel, read: w.read}
 	go func() {
 		defer close(w.done)
 		err := Loop(ctx, w.clk, w.store, g, w.period, 0, func(e Event) { w.note(e, ctx) })
@@ -135,17 +141,18 @@ func (w *Walk) note(e Event, ctx context.Context) {
 	st := &w.st
 	st.Seq++
 	st.Done, st.Total = e.Done, e.Total
-	st.Problem = false
+	st.Problem, w.trouble = false, ""
 	switch e.Kind {
 	case Prompt:
 		st.Next = e.Face.String()
 		st.Message = fmt.Sprintf("place a %s on %s (tile %d of %d)", e.Face, st.Reader, e.Done+1, e.Total)
+		w.prompt = st.Message
 	case Enrolled:
 		st.Last = &WalkStep{Kind: Enrolled, UID: e.UID, Face: e.Face.String()}
 		st.Message = fmt.Sprintf("%s enrolled as %s: take it off", e.UID, e.Face)
 	case Rejected:
 		st.Last = &WalkStep{Kind: Rejected, UID: e.UID}
-		st.Problem = true
+		st.Problem, w.trouble = true, Rejected
 		if e.Face != tile.NoFace {
 			st.Last.Face = e.Face.String()
 			st.Message = fmt.Sprintf("tag %s is already enrolled, as %s: nothing was saved; take it off and place a %s not enrolled yet", e.UID, e.Face, st.Next)
@@ -153,7 +160,7 @@ func (w *Walk) note(e Event, ctx context.Context) {
 			st.Message = fmt.Sprintf("tag %s refused: %v; nothing was saved", e.UID, e.Err)
 		}
 	case ReaderError:
-		st.Problem = true
+		st.Problem, w.trouble = true, ReaderError
 		st.Message = fmt.Sprintf("the reader failed: %v (the walk goes on)", e.Err)
 	case Complete:
 		st.Next = ""
@@ -167,11 +174,27 @@ func (w *Walk) note(e Event, ctx context.Context) {
 	}
 }
 
+// read hears every read of the walk's reader: a problem shown passes once the tag refused has
+// left the field, or the reader answers again, and the prompt is shown again.
+func (w *Walk) read(uids []string, err error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	st := &w.st
+	if err != nil || !st.Problem || w.prompt == "" {
+		return
+	}
+	if w.trouble == ReaderError || w.trouble == Rejected && st.Last != nil && !slices.Contains(uids, st.Last.UID) {
+		st.Seq++
+		st.Problem, st.Message, w.trouble = false, w.prompt, ""
+	}
+}
+
 // guarded reads r while allowed says yes; when it says no, it stops the walk with the reason.
 type guarded struct {
 	r       rack.TagReader
 	allowed func() error
 	stop    context.CancelCauseFunc
+	read    func([]string, error)
 }
 
 func (g guarded) ReadTags() ([]string, error) {
@@ -179,5 +202,7 @@ func (g guarded) ReadTags() ([]string, error) {
 		g.stop(err)
 		return nil, nil
 	}
-	return g.r.ReadTags()
+	uids, err := g.r.ReadTags()
+	g.read(uids, err)
+	return uids, err
 }

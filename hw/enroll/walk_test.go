@@ -61,7 +61,7 @@ func (k walker) until(what string, cond func(WalkState) bool) WalkState {
 // TestWalkAdvancesByItselfAndResumes: the walk asks for the set's faces in order and takes each
 // new tag read as the face asked for, with no action between tiles; a tag already enrolled is
 // named with its face and nothing saved changes; stopped, it keeps every tag, and a walk on the
-// same file goes on from there; it cannot start while it runs, nor while allowed says no, and
+// same file goes on from there; the prompt comes back once the tag refused is taken off; it cannot start while it runs, nor while allowed says no, and
 // it stops, saying why, when allowed says no as it runs.
 func TestWalkAdvancesByItselfAndResumes(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "tags.yaml")
@@ -108,6 +108,8 @@ func TestWalkAdvancesByItselfAndResumes(t *testing.T) {
 		t.Fatalf("the duplicate changed the file:\n%s\nto\n%s", before, after)
 	}
 	hand.set()
+	// Once it is taken off, the prompt is back.
+	k.until("the prompt again", func(s WalkState) bool { return !s.Problem && strings.HasPrefix(s.Message, "place a 2B") })
 
 	// Stopped and resumed, from another walk on the same file.
 	k.w.Stop()

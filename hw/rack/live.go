@@ -136,3 +136,11 @@ func (m *Monitor) keys() []Key {
 	})
 	return ks
 }
+
+// Hold runs f between two scans, the sensors all f's: a load cell read for its calibration
+// while nothing else reads it.
+func (m *Monitor) Hold(f func() error) error {
+	m.scan.Lock()
+	defer m.scan.Unlock()
+	return f()
+}

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/siamesetable/siamesed/engine/tile"
+	"github.com/siamesetable/siamesed/hw/rack"
 )
 
 // What a person enrolling the set's tags does at the simulated table: takes a tile of the
@@ -72,4 +73,17 @@ func (t *Table) byUID(uid string) (int, error) {
 		return 0, fmt.Errorf("%w: no tile carries tag %s", ErrNoTile, uid)
 	}
 	return i, nil
+}
+
+// SetWeight lays grams that are no tile on a zone (a known weight, to calibrate its load
+// cell), or takes it off with 0.
+func (t *Table) SetWeight(rackName string, z rack.Zone, grams float64) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	zs, err := t.zone(rackName, z)
+	if err != nil {
+		return err
+	}
+	zs.extra = grams
+	return nil
 }
