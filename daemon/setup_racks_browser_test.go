@@ -157,12 +157,53 @@ func TestRacksEnrolmentInABrowser(t *testing.T) {
 		}
 	}
 	live.again(stray)
+
+	// p2a/in's load cell: refused under a hand, then tared and saved with 100 g laid on it.
+	cellActions := 0
+	cell := func(sel string) chromedp.Action { cellActions++; return chromedp.Click(sel, chromedp.ByID) }
+	var unsteady, calibrated string
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(tb.SetHand("p2a", true))
+	if err := chromedp.Run(ctx,
+		chromedp.SetValue(`cell-zone`, "p2a/in", chromedp.ByID),
+		chromedp.Evaluate(`document.getElementById('cell-zone').dispatchEvent(new Event('change'))`, nil),
+		cell(`cell-tare`),
+		poll(`document.getElementById('cell-message').className === 'error'`),
+		chromedp.Text(`#cell-message`, &unsteady, chromedp.ByID),
+	); err != nil {
+		t.Fatalf("taring under a hand: %v", err)
+	}
+	must(tb.SetHand("p2a", false))
+	if err := chromedp.Run(ctx,
+		cell(`cell-tare`),
+		poll(`document.getElementById('cell-message').textContent.startsWith('p2a/in tared')`),
+	); err != nil {
+		t.Fatalf("taring: %v", err)
+	}
+	must(tb.SetWeight("p2a", "in", 100))
+	if err := chromedp.Run(ctx,
+		cell(`cell-save`),
+		poll(`document.getElementById('cell-message').textContent.startsWith('p2a/in calibrated')`),
+		chromedp.Text(`#cell-message`, &calibrated, chromedp.ByID),
+		poll(`/reads (99|100)\.\d g now/.test(document.getElementById('cell-now').textContent)`),
+	); err != nil {
+		t.Fatalf("calibrating: %v", err)
+	}
+	if !strings.Contains(unsteady, "not steady") || !strings.Contains(calibrated, "counts a gram") {
+		t.Fatalf("the load cell: under a hand %q; calibrated %q", unsteady, calibrated)
+	}
+	t.Logf("load cell p2a/in: %d page actions (Tare under a hand, Tare, Save): %s", cellActions, calibrated)
 	var png []byte
 	if err := chromedp.Run(ctx,
 		poll(`[...document.querySelectorAll('[data-rack="p1b"] [data-zone="in"] .reader')].slice(0, 4).map(r => r.querySelectorAll('.tile, .unknown').length).join() === '1,1,1,1'`),
 		poll(`document.querySelector('[data-rack="p1b"] [data-reader="in-03@mux73.3"] .unknown') !== null`),
 		poll(`window.siameseRacks.racks.enrolment.walk.running && !window.siameseRacks.racks.enrolment.walk.problem`),
-		chromedp.FullScreenshot(&png, 90),
+		chromedp.Screenshot(`racks-box`, &png, chromedp.ByID),
 	); err != nil {
 		t.Fatalf("the live view: %v", err)
 	}

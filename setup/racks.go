@@ -84,6 +84,7 @@ type zoneOut struct {
 
 type readerOut struct {
 	rack.ReaderHealth
+	Polls int      `json:"polls"` // what the read rate rests on (0: the prior's)
 	Tiles []tagOut `json:"tiles"`
 }
 
@@ -106,7 +107,7 @@ func racksView(r Racks) racksOut {
 	for _, z := range r.Live() {
 		zo := zoneOut{Rack: z.Rack, Zone: z.Zone, Weight: z.Weight, Readers: make([]readerOut, len(z.Readers))}
 		for i, rd := range z.Readers {
-			ro := readerOut{ReaderHealth: rd.ReaderHealth, Tiles: make([]tagOut, len(rd.UIDs))}
+			ro := readerOut{ReaderHealth: rd.ReaderHealth, Polls: rd.Polls, Tiles: make([]tagOut, len(rd.UIDs))}
 			for j, u := range rd.UIDs {
 				ro.Tiles[j].UID = u
 				if f, ok := r.Face(u); ok {

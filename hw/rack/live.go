@@ -23,7 +23,10 @@ type LiveZone struct {
 // tags judged present in its field, in the order they came.
 type LiveReader struct {
 	ReaderHealth
-	UIDs []string `json:"uids"`
+	// Polls is how many tag polls the read rate rests on (0: no tag was in its field yet,
+	// and the rate is the prior's).
+	Polls int      `json:"polls"`
+	UIDs  []string `json:"uids"`
 }
 
 // LiveWeight is a load cell's latest reading and the count judged from its readings.
@@ -56,7 +59,7 @@ func (z *Presence) Live() ([]LiveReader, *LiveWeight) {
 	hs := z.Readers()
 	out := make([]LiveReader, len(hs))
 	for i, h := range hs {
-		out[i] = LiveReader{ReaderHealth: h, UIDs: []string{}}
+		out[i] = LiveReader{ReaderHealth: h, Polls: h.Polls, UIDs: []string{}}
 	}
 	for _, t := range z.tags {
 		if t.present && t.reader < len(out) && !z.down(t.reader) {
