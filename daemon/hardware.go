@@ -84,8 +84,11 @@ func buildRig(cfg Config, set tile.Set, dataDir string, clk clock.Clock, host fu
 	if err != nil {
 		return nil, err
 	}
-	out.Rig, out.table, out.tags = r, r.Table, out.store
-	if r.Table != nil && out.store == nil {
+	out.Rig, out.table = r, r.Table
+	switch {
+	case out.store != nil:
+		out.tags = out.store
+	case r.Table != nil:
 		out.tags = r.Table.Enrolment()
 	}
 	return out, nil

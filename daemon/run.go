@@ -65,6 +65,7 @@ type daemon struct {
 	started    started
 	applied    *setup.Applied
 	setup      *setup.Server
+	racks      *setupRacks // the set-up page's Racks section (nil before it starts)
 	log        *slog.Logger
 	clk        clock.Clock
 	table      *Table
@@ -363,6 +364,9 @@ func (d *daemon) handle(e event) error {
 		e.do()
 		close(e.done)
 	case e.snap != nil:
+		if d.racks.hold(*e.snap) { // the tag enrolment walk runs (setup_racks.go)
+			return nil
+		}
 		return d.table.Rack(*e.snap)
 	case e.cmd != nil:
 		var err error
@@ -401,6 +405,9 @@ func (d *daemon) say(c track.Command) error {
 // tick delivers the camera's due reports, tells the table the time and refreshes the health.
 func (d *daemon) tick(now time.Time) error {
 	d.beat.Store(time.Now().UnixNano())
+	if err := d.racks.release(d.table); err != nil {
+		return err
+	}
 	camera := d.cfg.Camera
 	if d.camera != nil {
 		st, changed := d.camera.health(now)

@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/siamesetable/siamesed/engine/tile"
@@ -24,6 +25,47 @@ type setupRacks struct {
 	d    *daemon
 	walk *enroll.Walk // nil: no enrolment walked here (why)
 	why  string
+	// held is each zone's latest snapshot while the walk runs, kept from the tracker (on the
+	// table loop alone).
+	held map[rack.Key]rack.Snapshot
+}
+
+// While the enrolment walk runs, the tracker does not follow the racks: a tile already
+// enrolled set on the reader (a duplicate the walk refuses) would otherwise be read as a tile
+// dealt to the rack, and begin a game. Each zone's latest snapshot is held, and handed to the
+// table once the walk stops: the tracker then sees the racks as they are, in one step (empty
+// again, as a rack is after the walk, is no move).
+
+// hold keeps s from the table while the walk runs.
+func (r *setupRacks) hold(s rack.Snapshot) bool {
+	if r == nil || r.walk == nil || !r.walk.State().Running {
+		return false
+	}
+	if r.held == nil {
+		r.held = map[rack.Key]rack.Snapshot{}
+	}
+	r.held[rack.Key{Rack: s.Rack, Zone: s.Zone}] = s
+	return true
+}
+
+// release hands the held snapshots to the table once the walk has stopped.
+func (r *setupRacks) release(t *Table) error {
+	if r == nil || len(r.held) == 0 || r.walk.State().Running {
+		return nil
+	}
+	keys := make([]rack.Key, 0, len(r.held))
+	for k := range r.held {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b rack.Key) int { return strings.Compare(a.String(), b.String()) })
+	for _, k := range keys {
+		s := r.held[k]
+		delete(r.held, k)
+		if err := t.Rack(s); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // newSetupRacks builds the Racks section's side, and hands a simulated table to the test
@@ -47,7 +89,13 @@ func (d *daemon) newSetupRacks() *setupRacks {
 
 func (r *setupRacks) Live() []rack.LiveZone { return r.d.monitor.Live() }
 
-func (r *setupRacks) Face(uid string) (tile.Face, bool) { return r.d.rig.tags.Face(uid) }
+// Face names a tag as the racks do; racks with no enrolment know none.
+func (r *setupRacks) Face(uid string) (tile.Face, bool) {
+	if r.d.rig.tags == nil {
+		return tile.NoFace, false
+	}
+	return r.d.rig.tags.Face(uid)
+}
 
 func (r *setupRacks) Readers() []string {
 	out := make([]string, len(r.d.rig.TagReaders))

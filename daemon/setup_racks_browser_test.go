@@ -27,12 +27,14 @@ type walkShown struct {
 // TestRacksEnrolmentInABrowser walks the tag enrolment on the set-up page in Chromium, on
 // simulated racks whose tags are not enrolled yet (sim.tags: enrol): the owner logs in and
 // presses Start; the page shows each face to place and, once the simulated hand has set a tile
-// of it on the reader, the tag it read, and asks for the next by itself; Stop halfway, then
-// Resume, goes on from the file; a tile already enrolled is refused, named, and changes
-// nothing; the live view shows tiles on another rack's readers with their faces, and "?" for a
-// tag nobody enrolled. Twenty tiles (more than the 19 readers of a rack) take four page
-// actions: logging in, Start, Stop and Resume (the issue's budget: one per tile, plus one per
-// face). Screenshot: setup-racks.png.
+// of it on the reader, the tag it read, and asks for the next by itself; a tile of the wrong
+// face set down by mistake is taken back with Forget and its face asked for again; Stop
+// halfway, then Resume, goes on from the file; a tile already enrolled is refused, named, and
+// changes nothing; the live view shows tiles on another rack's readers with their faces, and
+// "?" for a tag nobody enrolled; a load cell is refused under a hand, then tared and saved.
+// Twenty tiles (more than the 19 readers of a rack) take five page actions: logging in, Start,
+// Forget, Stop and Resume (the issue's budget: one per tile, plus one per face). Screenshot:
+// setup-racks.png.
 func TestRacksEnrolmentInABrowser(t *testing.T) {
 	ctx := browser(t)
 	dir := t.TempDir()
@@ -76,6 +78,20 @@ func TestRacksEnrolmentInABrowser(t *testing.T) {
 		}
 		w := walk()
 		faces[w.Next] = true
+		if i == 4 {
+			// A 3B set down where a 2B was asked for: enrolled as a 2B, then forgotten.
+			wrong := h.place("3B")
+			if err := chromedp.Run(ctx,
+				poll(`(w => w.done === 5 && w.enrolled && w.enrolled.uid === '`+wrong+`')(window.siameseRacks.racks.enrolment.walk)`),
+				click(`enrol-forget`),
+				poll(`(w => w.done === 4 && w.last.kind === 'forgotten' && w.next === '2B')(window.siameseRacks.racks.enrolment.walk)`),
+			); err != nil {
+				t.Fatalf("forgetting a tile of the wrong face: %v (%+v)", err, walk())
+			}
+			h.lift()
+			delete(h.shown, wrong) // back in the pile: a 3B, to be enrolled as one later
+			w = walk()
+		}
 		u := h.place(w.Next)
 		if err := chromedp.Run(ctx, poll(`(w => w.done === `+strconv.Itoa(w.Done+1)+` && w.last && w.last.uid === '`+u+`')(window.siameseRacks.racks.enrolment.walk)`)); err != nil {
 			t.Fatalf("tile %d (%s %s): the page does not confirm it: %v (%+v)", i, w.Next, u, err, walk())
@@ -134,6 +150,9 @@ func TestRacksEnrolmentInABrowser(t *testing.T) {
 		if f, ok := store.Face(u); !ok || f != mustFace(t, tb.Enrolment(), u) {
 			t.Errorf("tag %s enrolled as %v %v", u, f, ok)
 		}
+	}
+	if done, _ := store.Progress(); done != tiles {
+		t.Errorf("%d tags enrolled, want %d", done, tiles)
 	}
 
 	// The live view: tiles enrolled on p1b's readers with their faces, a stray tag as "?".
@@ -208,7 +227,7 @@ func TestRacksEnrolmentInABrowser(t *testing.T) {
 		t.Fatalf("the live view: %v", err)
 	}
 	writeShot(t, filepath.Join(shots, "setup-racks.png"), png)
-	t.Logf("page actions: %d for %d tiles of %d faces (log in, Start, Stop, Resume): the budget is %d", actions, tiles, len(faces), tiles+len(faces))
+	t.Logf("page actions: %d for %d tiles of %d faces (log in, Start, Stop, Resume, Forget): the budget is %d", actions, tiles, len(faces), tiles+len(faces))
 	if actions > tiles+len(faces) {
 		t.Errorf("%d page actions for %d tiles of %d faces", actions, tiles, len(faces))
 	}

@@ -9,9 +9,11 @@ import (
 	"time"
 
 	"github.com/siamesetable/siamesed/engine/tile"
+	"github.com/siamesetable/siamesed/hw/build"
 	"github.com/siamesetable/siamesed/hw/enroll"
 	"github.com/siamesetable/siamesed/hw/rack"
 	"github.com/siamesetable/siamesed/hw/simtable"
+	"github.com/siamesetable/siamesed/internal/clock"
 )
 
 // enrolTable is a quiet simulated table whose racks know only the tags enrolled in the data
@@ -145,7 +147,8 @@ func readerLive(t testing.TB, out map[string]any, name string) map[string]any {
 // all 8 zones live, every reader with its read rate, every zone weighed; a tile nobody enrolled
 // is shown without a face; the enrolment walk on the first reader takes a rack's worth of tiles
 // (19), each the face the page asked for, with one call to start and none per tile; a tag
-// already enrolled is named and the file does not change; stopped and started again, it goes
+// already enrolled is named, the file does not change, and, left lying, it is not read as a
+// tile dealt (the tracker does not follow the racks while the walk runs); stopped and started again, it goes
 // on; every tag in the file is the face its tile really is; no act is recorded meanwhile.
 func TestRacksOnTheSimulatedTable(t *testing.T) {
 	dir := t.TempDir()
@@ -199,6 +202,12 @@ func TestRacksOnTheSimulatedTable(t *testing.T) {
 	out = o.racksUntil("the duplicate named", func(out map[string]any) bool { return walkState(out)["problem"] == true })
 	if msg := walkState(out)["message"].(string); !strings.Contains(msg, first+" is already enrolled, as 1B") {
 		t.Fatalf("a duplicate: %q", msg)
+	}
+	// Left lying past the racks' settle and the tracker's grace, the enrolled tile is no tile
+	// dealt: the tracker does not follow the racks while the walk runs.
+	time.Sleep(3 * time.Second)
+	if _, st := o.call("GET", "api/setup/status", nil); st["playing"].(map[string]any)["acts"] != 0.0 || walkState(o.racksNow())["running"] != true {
+		t.Fatalf("a duplicate left on the reader during the walk: %v, the walk %v", st["playing"], walkState(o.racksNow()))
 	}
 	h.lift()
 	if after, _ := os.ReadFile(rackTagsFile(dir)); string(after) != string(before) {
@@ -330,4 +339,55 @@ func TestCalibratingOnTheSimulatedTable(t *testing.T) {
 		}
 		return false
 	})
+}
+
+// TestRacksOnRealLoadCells: real racks (the loadcell-rack profile, on a host whose pins are a
+// simulated table's emulated HX711s) with no enrolment file: no tag is named and the page says
+// why it cannot enrol; a zone's load cell is read between scans and its calibration saved to
+// the profile's calibration file in the data directory, which the next start reads.
+func TestRacksOnRealLoadCells(t *testing.T) {
+	dir := t.TempDir()
+	p, _, err := LoadProfile("loadcell-rack")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb, err := simtable.New(p, simtable.Options{Seed: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Defaults()
+	cfg.Hardware = "loadcell-rack"
+	rg, err := buildRig(cfg, tile.American(), dir, clock.Real{}, func() (build.Host, error) { return tb.Host(), nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rg.Close()
+	d := &daemon{cfg: cfg, rig: rg, ctx: t.Context(), clk: clock.Real{}}
+	d.monitor = rg.Monitor(d.clk)
+	r := d.newSetupRacks()
+	if _, ok := r.Face("04:00:00:01"); ok {
+		t.Fatal("racks with no enrolment named a tag")
+	}
+	if tags := r.Tags(); tags.Walk != nil || !strings.Contains(tags.Why, "names no enrolment file") {
+		t.Fatalf("tags: %+v", tags)
+	}
+	truth, _ := tb.Calibrations().Get("p1b", rack.On)
+	rs, err := r.ReadCell("p1b/on", 3)
+	if err != nil || len(rs) != 3 || rs[0] < truth.Offset-1000 || rs[0] > truth.Offset+1000 {
+		t.Fatalf("readings %v %v, the empty cell reads about %d", rs, err, truth.Offset)
+	}
+	if _, err := r.ReadCell("p9z/on", 3); err == nil {
+		t.Fatal("a zone with no cell was read")
+	}
+	file, why, err := r.SaveCell("p1b/on", truth)
+	if err != nil || file != dir+"/calibration.yaml" || why != "" {
+		t.Fatalf("saved to %q (%q): %v", file, why, err)
+	}
+	_, cals, err := build.UserData(p, tile.American(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := cals.Get("p1b", rack.On); !ok || got != truth || len(cals) != 1 {
+		t.Fatalf("the file holds %v", cals)
+	}
 }

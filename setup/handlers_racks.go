@@ -15,6 +15,7 @@ func (s *Server) racksRoutes(mux *http.ServeMux) {
 	mux.Handle("GET /api/setup/racks", s.owner(s.withRacks(s.racks)))
 	mux.Handle("POST /api/setup/racks/enrol/start", s.changes(s.owner(s.withRacks(s.startEnrol))))
 	mux.Handle("POST /api/setup/racks/enrol/stop", s.changes(s.owner(s.withRacks(s.stopEnrol))))
+	mux.Handle("POST /api/setup/racks/enrol/forget", s.changes(s.owner(s.withRacks(s.forgetTag))))
 }
 
 // withRacks answers 404 on a table whose daemon passed no racks.
@@ -89,6 +90,39 @@ func (s *Server) stopEnrol(w http.ResponseWriter, r *http.Request) {
 	st := t.Walk.State()
 	s.o.Log.Info("setup: the tag enrolment walk stopped", "enrolled", st.Done, "of", st.Total)
 	writeJSON(w, http.StatusOK, st)
+}
+
+type forgetBody struct {
+	UID string `json:"uid"`
+}
+
+// forgetTag removes the tag the walk enrolled last (a tile of another face set down by
+// mistake); the walk asks for that face again.
+func (s *Server) forgetTag(w http.ResponseWriter, r *http.Request) {
+	var b forgetBody
+	if !readJSON(w, r, &b, 4<<10) {
+		return
+	}
+	t := s.o.Racks.Tags()
+	if t.Walk == nil {
+		fail(w, http.StatusConflict, "tags cannot be enrolled here: %s", t.Why)
+		return
+	}
+	if err := s.noGame(); err != nil {
+		fail(w, http.StatusConflict, "nothing was changed: %v", err)
+		return
+	}
+	f, err := t.Walk.Forget(b.UID)
+	switch {
+	case errors.Is(err, enroll.ErrNotEnrolled):
+		fail(w, http.StatusNotFound, "nothing was changed: %v", err)
+		return
+	case err != nil:
+		fail(w, http.StatusInternalServerError, "%v", err)
+		return
+	}
+	s.o.Log.Info("setup: an enrolled tag forgotten", "uid", b.UID, "face", f.String())
+	writeJSON(w, http.StatusOK, t.Walk.State())
 }
 
 // gameInPlay refuses set-up steps that put tiles on the racks while a game is played.

@@ -100,7 +100,7 @@ func walkOf(out map[string]any) map[string]any {
 // reader's tags with their faces (none for a tag nobody enrolled), read rate and the zone's
 // weight; the walk is refused while a game is in play and on a reader the racks lack; it takes
 // each new tag as the face asked for with no call between tiles; a tag already enrolled is
-// named and nothing saved changes; a game begun stops it; it is stopped and resumed from the
+// named and nothing saved changes; the tag enrolled last can be forgotten; a game begun stops it; it is stopped and resumed from the
 // file; the readiness line counts the tags.
 func TestRacksLiveAndTheEnrolmentWalk(t *testing.T) {
 	h, fr, clk := newRacksHarness(t)
@@ -169,6 +169,26 @@ func TestRacksLiveAndTheEnrolmentWalk(t *testing.T) {
 	if after, _ := os.ReadFile(fr.file); string(after) != string(before) {
 		t.Fatal("a duplicate tag changed the enrolment file")
 	}
+	fr.set()
+
+	// The second tile was another face: forgotten, the walk asks for a 1B again. Only the
+	// tag enrolled last can be, once.
+	if resp, out := h.call("POST", "/api/setup/racks/enrol/forget", cookie, map[string]string{"uid": "04:00:00:01"}); resp.StatusCode != http.StatusNotFound ||
+		!strings.Contains(out["error"].(string), "nothing was changed") {
+		t.Fatalf("forgetting a tag not enrolled last: %d %v", resp.StatusCode, out)
+	}
+	if resp, out := h.call("POST", "/api/setup/racks/enrol/forget", cookie, map[string]string{"uid": "04:00:00:02"}); resp.StatusCode != 200 || out["done"] != 1.0 ||
+		!strings.Contains(out["message"].(string), "04:00:00:02 forgotten") {
+		t.Fatalf("forget: %d %v", resp.StatusCode, out)
+	}
+	if _, ok := fr.store.Face("04:00:00:02"); ok {
+		t.Fatal("the tag forgotten is still enrolled")
+	}
+	if resp, _ := h.call("POST", "/api/setup/racks/enrol/forget", cookie, map[string]string{"uid": "04:00:00:02"}); resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("forgotten twice: %d", resp.StatusCode)
+	}
+	fr.set("04:00:00:02")
+	racksUntil(h, cookie, clk, "the tag enrolled again", func(o map[string]any) bool { return walkOf(o)["done"] == 2.0 })
 	fr.set()
 	_, st := h.call("GET", "/api/setup/status", cookie, nil)
 	if c := st["checks"].([]any)[1].(map[string]any); c["name"] != "Racks" || c["ready"] != false || !strings.HasPrefix(c["text"].(string), "2 of 152 tags enrolled") {

@@ -47,11 +47,15 @@
     $('enrol-message').className = w.problem ? 'error' : 'note';
     const last = $('enrol-last');
     last.replaceChildren();
-    if (w.last && (w.last.kind === 'enrolled' || w.problem)) {
+    if (w.last && (w.last.kind !== 'rejected' || w.problem)) {
       last.append(el('span', '', w.last.kind === 'enrolled' ? 'Read: tag ' + w.last.uid + ' is ' : 'Refused: tag ' + w.last.uid + (w.last.face ? ' is already ' : '')));
       if (w.last.face) last.append(tileImg(w.last.face, 'small'), el('b', '', ' ' + w.last.face));
       last.className = w.last.kind === 'enrolled' ? 'ok' : 'error';
+      if (w.last.kind === 'forgotten') { last.className = 'note'; last.replaceChildren(el('span', '', 'Forgotten: tag ' + w.last.uid + ', which was ' + w.last.face)); }
     }
+    const forget = $('enrol-forget');
+    forget.hidden = !w.enrolled;
+    if (w.enrolled) { forget.textContent = 'Not a ' + w.enrolled.face + '? Forget tag ' + w.enrolled.uid; forget.dataset.uid = w.enrolled.uid; }
     $('enrol-start').hidden = w.running || !w.next;
     $('enrol-start').textContent = w.done > 0 ? 'Resume' : 'Start';
     $('enrol-stop').hidden = !w.running;
@@ -129,6 +133,7 @@
   }
   $('enrol-start').addEventListener('click', () => act('racks/enrol/start', { reader: $('enrol-reader').value }));
   $('enrol-stop').addEventListener('click', () => act('racks/enrol/stop', {}));
+  $('enrol-forget').addEventListener('click', () => act('racks/enrol/forget', { uid: $('enrol-forget').dataset.uid }));
 
   // The load cells, zone by zone: Tare, then Save with the known weight's grams.
   async function cellStep(step) {

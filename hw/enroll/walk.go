@@ -43,8 +43,10 @@ type WalkState struct {
 	Total int    `json:"total"`
 	// Seq counts the walk's events, so a page sees each one once.
 	Seq uint64 `json:"seq"`
-	// Last is the latest tag read: enrolled, or rejected with why.
+	// Last is the latest tag read: enrolled, or rejected with why (or forgotten).
 	Last *WalkStep `json:"last,omitempty"`
+	// Enrolled is the tag enrolled last, which Forget can take back (nil once it did).
+	Enrolled *WalkStep `json:"enrolled,omitempty"`
 	// Message is what to tell the person now, in words.
 	Message string `json:"message"`
 	// Problem is set when Message is an error (a tag refused, the reader failing, the walk
@@ -70,7 +72,7 @@ func NewWalk(store *Store, clk clock.Clock, period time.Duration) *Walk {
 }
 
 func (w *Walk) idle(msg string) WalkState {
-	st := WalkState{Reader: w.st.Reader, Seq: w.st.Seq, Last: w.st.Last, Message: msg}
+	st := WalkState{Reader: w.st.Reader, Seq: w.st.Seq, Last: w.st.Last, Enrolled: w.st.Enrolled, Message: msg}
 	st.Done, st.Total = w.store.Progress()
 	if f := w.store.Next(); f != tile.NoFace {
 		st.Next = f.String()
@@ -122,6 +124,33 @@ func (w *Walk) Stop() {
 	<-done
 }
 
+// Forget removes the tag enrolled last (a tile of another face set down by mistake): the walk
+// asks for its face again. Only the tag the walk shows as enrolled last can be forgotten, once.
+func (w *Walk) Forget(uid string) (tile.Face, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.st.Enrolled == nil || w.st.Enrolled.UID != uid {
+		return tile.NoFace, fmt.Errorf("%w: %s is not the tag enrolled last", ErrNotEnrolled, uid)
+	}
+	f, _ := w.store.Face(uid)
+	if err := w.store.Remove(uid); err != nil {
+		return tile.NoFace, err
+	}
+	w.st.Seq++
+	w.st.Last = &WalkStep{Kind: Forgotten, UID: uid, Face: f.String()}
+	w.st.Enrolled = nil
+	w.st.Done, w.st.Total = w.store.Progress()
+	w.st.Problem = false
+	w.st.Message = fmt.Sprintf("tag %s forgotten (it was enrolled as %s): take that tile off and place a %s", uid, f, f)
+	if !w.st.Running {
+		w.st.Next = f.String()
+		if n := w.store.Next(); n != tile.NoFace {
+			w.st.Next = n.String()
+		}
+	}
+	return f, nil
+}
+
 // State is the walk now.
 func (w *Walk) State() WalkState {
 	w.mu.Lock()
@@ -149,6 +178,7 @@ func (w *Walk) note(e Event, ctx context.Context) {
 		w.prompt = st.Message
 	case Enrolled:
 		st.Last = &WalkStep{Kind: Enrolled, UID: e.UID, Face: e.Face.String()}
+		st.Enrolled = st.Last
 		st.Message = fmt.Sprintf("%s enrolled as %s: take it off", e.UID, e.Face)
 	case Rejected:
 		st.Last = &WalkStep{Kind: Rejected, UID: e.UID}
