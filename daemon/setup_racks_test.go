@@ -284,9 +284,9 @@ func walkTiles(t *testing.T, o *owner, h *hand, n int, onEach func(int)) {
 
 func rackTagsFile(dir string) string { return dir + "/tags.yaml" }
 
-// TestSimTagsNeedNoVirtualPlayers: sim.tags: enrol with virtual players is refused at start:
+// TestRacksSimTagsNeedNoVirtualPlayers: sim.tags: enrol with virtual players is refused at start:
 // they would play tiles the racks cannot name yet.
-func TestSimTagsNeedNoVirtualPlayers(t *testing.T) {
+func TestRacksSimTagsNeedNoVirtualPlayers(t *testing.T) {
 	_, err := ParseConfig("t.yaml", []byte("sim:\n  tags: enrol\n"))
 	if err == nil || !strings.Contains(err.Error(), "sim.tags: enrol: virtual players") {
 		t.Fatalf("sim.tags: enrol with virtual players: %v", err)
@@ -296,11 +296,11 @@ func TestSimTagsNeedNoVirtualPlayers(t *testing.T) {
 	}
 }
 
-// TestCalibratingOnTheSimulatedTable: a zone of the simulated racks, read by the real HX711
+// TestRacksCalibratedOnTheSimulatedTable: a zone of the simulated racks, read by the real HX711
 // driver on its emulated chip, is tared (refused while a hand rests on the rack), then saved
 // with a known weight of 200 g laid on it: the scale found is the cell's own within 1%, the
 // live weight reads the 200 g, and the page says a simulated table's calibration is not saved.
-func TestCalibratingOnTheSimulatedTable(t *testing.T) {
+func TestRacksCalibratedOnTheSimulatedTable(t *testing.T) {
 	dir := t.TempDir()
 	addr, tb := simDaemon(t, dir, quietTable())
 	o := logIn(t, "http://"+addr+"/", dir)

@@ -100,7 +100,7 @@ func (w *Walk) Start(name string, r rack.TagReader, allowed func() error) error 
 	g := guarded{r: r, allowed: allowed, stop: cancel, read: w.read}
 	go func() {
 		defer close(w.done)
-		err := Loop(ctx, w.clk, w.store, g, w.period, 0, func(e Event) { w.note(e, ctx) })
+		err := Loop(ctx, w.clk, w.store, g, w.period, 0, func(e Event) { w.note(ctx, e) })
 		w.mu.Lock()
 		defer w.mu.Unlock()
 		if err != nil {
@@ -164,7 +164,7 @@ func (w *Walk) State() WalkState {
 }
 
 // note turns one event of the loop into what the page shows.
-func (w *Walk) note(e Event, ctx context.Context) {
+func (w *Walk) note(ctx context.Context, e Event) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	st := &w.st
