@@ -149,7 +149,8 @@ func readerLive(t testing.TB, out map[string]any, name string) map[string]any {
 // (19), each the face the page asked for, with one call to start and none per tile; a tag
 // already enrolled is named, the file does not change, and, left lying, it is not read as a
 // tile dealt (the tracker does not follow the racks while the walk runs); stopped and started again, it goes
-// on; every tag in the file is the face its tile really is; no act is recorded meanwhile.
+// on; every tag in the file is the face its tile really is; no act is recorded meanwhile; an
+// enrolled tile left on the rack when the walk stops reaches the tracker then.
 func TestRacksOnTheSimulatedTable(t *testing.T) {
 	dir := t.TempDir()
 	addr, tb := enrolTable(t, dir)
@@ -250,6 +251,25 @@ func TestRacksOnTheSimulatedTable(t *testing.T) {
 		if c := c.(map[string]any); c["name"] == "Racks" && (c["ready"] != false || !strings.HasPrefix(c["text"].(string), "21 of 152 tags enrolled")) {
 			t.Errorf("the racks' readiness: %v", c)
 		}
+	}
+
+	// An enrolled tile left on the rack when the walk stops: the tracker is handed the racks as
+	// they are, and reads it as a tile dealt.
+	h.again(first)
+	o.racksUntil("the duplicate named again", func(out map[string]any) bool { return walkState(out)["problem"] == true })
+	if code, out := o.call("POST", "api/setup/racks/enrol/stop", map[string]any{}); code != 200 {
+		t.Fatalf("stop: %d %v", code, out)
+	}
+	deadline := time.Now().Add(waitFor)
+	for {
+		_, st := o.call("GET", "api/setup/status", nil)
+		if st["playing"].(map[string]any)["acts"].(float64) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the tile left on the rack never reached the tracker: %v", st["playing"])
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
 
