@@ -135,6 +135,10 @@ type SimConfig struct {
 	// and HX711s read by the real drivers) or "direct" (the same table and noise read without
 	// chips or drivers: faster, for long soaks).
 	Racks string `yaml:"racks"`
+	// Tags is which tags a simulated profile's racks know: "table" (the simulated table's
+	// own, every tile enrolled from the start) or "enrol" (only those enrolled in the data
+	// directory, as at real racks: walk the enrolment on the set-up page first).
+	Tags string `yaml:"tags"`
 	// Seed makes the games repeatable.
 	Seed uint64 `yaml:"seed"`
 	// Faults is the chance, per turn, that a player breaks a rule on purpose.
@@ -177,7 +181,7 @@ func Defaults() Config {
 		Vision:   VisionConfig{Calibration: "camera/calibration.yaml", Enrolment: "camera/enrolled"},
 		HTTP:     "127.0.0.1:8080",
 		Track:    TrackConfig{AskAfter: Duration(5 * time.Second), Grace: Duration(1500 * time.Millisecond), CallWindow: Duration(10 * time.Second)},
-		Sim:      SimConfig{Players: "virtual", Pace: Duration(400 * time.Millisecond), Speed: 1, Seed: 1, Faults: 0.002, Racks: "chips"},
+		Sim:      SimConfig{Players: "virtual", Pace: Duration(400 * time.Millisecond), Speed: 1, Seed: 1, Faults: 0.002, Racks: "chips", Tags: "table"},
 		Stall:    Duration(30 * time.Second),
 		MQTT:     MQTTConfig{Broker: "embedded", Listen: "127.0.0.1:1883", Queue: 4096},
 	}
@@ -279,6 +283,15 @@ func (c *Config) Check() error {
 	case "chips", "direct":
 	default:
 		bad("sim.racks", "%q: want chips or direct", c.Sim.Racks)
+	}
+	switch c.Sim.Tags {
+	case "table":
+	case "enrol":
+		if c.Sim.Players == "virtual" {
+			bad("sim.tags", "enrol: virtual players play every tile at once, before the tags are enrolled (use sim.players: none)")
+		}
+	default:
+		bad("sim.tags", "%q: want table or enrol", c.Sim.Tags)
 	}
 	if c.Sim.Games < 0 {
 		bad("sim.games", "negative")

@@ -8,6 +8,8 @@ import (
 	"github.com/siamesetable/siamesed/engine/tile"
 	"github.com/siamesetable/siamesed/hw/build"
 	"github.com/siamesetable/siamesed/hw/config"
+	"github.com/siamesetable/siamesed/hw/enroll"
+	"github.com/siamesetable/siamesed/hw/rack"
 	"github.com/siamesetable/siamesed/hw/simtable"
 	"github.com/siamesetable/siamesed/internal/clock"
 )
@@ -17,6 +19,16 @@ type rig struct {
 	*build.Rig
 	profile *config.Profile
 	table   *simtable.Table // nil on real hardware
+	// tags is the enrolment the racks name tiles by; store and tagFile, the data directory's,
+	// which the set-up page walks (nil: the simulated table's own tags, or a profile naming no
+	// enrolment file).
+	tags    rack.Enrolment
+	store   *enroll.Store
+	tagFile string
+	// cals and calFile are real racks' load-cell calibrations and their file in the data
+	// directory ("": the profile names none, or a simulated table's cells, which are its own).
+	cals    config.Calibrations
+	calFile string
 }
 
 // LoadProfile reads a hardware profile: a built-in name (configs/hw/NAME.yaml, so an installed
@@ -49,21 +61,47 @@ func buildRig(cfg Config, set tile.Set, dataDir string, clk clock.Clock, host fu
 		return nil, fmt.Errorf("hardware: %q is the fast simulation above the drivers, which the daemon does not play on: use sim-pn532", cfg.Hardware)
 	}
 	s := build.Setup{Profile: p, Host: host, Clock: clk}
+	out := &rig{profile: p}
 	if p.Simulated {
 		s.Sim = build.Sim{Options: simtable.Options{Seed: cfg.Sim.Seed, Set: set}, Noise: cfg.Sim.Noise.Noise, Direct: cfg.Sim.Racks == "direct"}
+		if cfg.Sim.Tags == "enrol" {
+			if out.store, out.tagFile, err = simTags(p, set, dataDir); err != nil {
+				return nil, err
+			}
+			s.Sim.Tags = out.store
+		}
 	} else {
 		tags, cals, err := build.UserData(p, set, dataDir)
 		if err != nil {
 			return nil, err
 		}
-		s.Calibrations = cals
+		s.Calibrations, out.cals, out.calFile = cals, cals, config.InData(dataDir, p.Calibration)
 		if tags != nil {
-			s.Enrolment = tags
+			s.Enrolment, out.store, out.tagFile = tags, tags, config.InData(dataDir, p.Enrolment)
 		}
 	}
 	r, err := build.Open(s)
 	if err != nil {
 		return nil, err
 	}
-	return &rig{Rig: r, profile: p, table: r.Table}, nil
+	out.Rig, out.table = r, r.Table
+	switch {
+	case out.store != nil:
+		out.tags = out.store
+	case r.Table != nil:
+		out.tags = r.Table.Enrolment()
+	}
+	return out, nil
+}
+
+// simTags opens the enrolment a simulated table's racks name tiles by with sim.tags: enrol: the
+// profile's enrolment file in the data directory, or tags.yaml there, as for real racks.
+func simTags(p *config.Profile, set tile.Set, dataDir string) (*enroll.Store, string, error) {
+	name := p.Enrolment
+	if name == "" {
+		name = "tags.yaml"
+	}
+	file := config.InData(dataDir, name)
+	s, err := enroll.Open(file, set)
+	return s, file, err
 }

@@ -123,13 +123,20 @@ func runDaemon(t testing.TB, cfg Config, dataDir string) (string, func() error) 
 // runDaemonLogging is runDaemon logging to log.
 func runDaemonLogging(t testing.TB, cfg Config, dataDir string, log *slog.Logger) (string, func() error) {
 	t.Helper()
+	return runDaemonOptions(t, cfg, Options{DataDir: dataDir, Log: log})
+}
+
+// runDaemonOptions is runDaemon with options (Listening and Start are the test's).
+func runDaemonOptions(t testing.TB, cfg Config, opt Options) (string, func() error) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	listening := make(chan string, 1)
 	finished := make(chan struct{})
 	var runErr error
 	go func() {
 		defer close(finished)
-		runErr = Run(ctx, cfg, Options{DataDir: dataDir, Log: log, Listening: listening, Start: time.Date(2026, 11, 23, 19, 0, 0, 0, time.UTC)})
+		opt.Listening, opt.Start = listening, time.Date(2026, 11, 23, 19, 0, 0, 0, time.UTC)
+		runErr = Run(ctx, cfg, opt)
 	}()
 	wait := func() error {
 		select {

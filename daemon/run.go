@@ -12,6 +12,7 @@ import (
 	"github.com/siamesetable/siamesed/engine/track"
 	"github.com/siamesetable/siamesed/hw/build"
 	"github.com/siamesetable/siamesed/hw/rack"
+	"github.com/siamesetable/siamesed/hw/simtable"
 	"github.com/siamesetable/siamesed/internal/clock"
 	"github.com/siamesetable/siamesed/mqtt"
 	"github.com/siamesetable/siamesed/setup"
@@ -36,6 +37,9 @@ type Options struct {
 	OwnerCreated func(password string)
 	// ConfigFile names the configuration file, for the set-up page.
 	ConfigFile string
+	// SimTable, when set, hears a simulated table once it is laid out: a test's hands set
+	// tiles on its readers as a person would (setup_racks.go).
+	SimTable func(*simtable.Table)
 }
 
 // Health is the sensors' state, per rack zone and for the camera and journal.
@@ -61,6 +65,7 @@ type daemon struct {
 	started    started
 	applied    *setup.Applied
 	setup      *setup.Server
+	racks      *setupRacks // the set-up page's Racks section (nil before it starts)
 	log        *slog.Logger
 	clk        clock.Clock
 	table      *Table
@@ -364,6 +369,9 @@ func (d *daemon) handle(e event) error {
 		e.do()
 		close(e.done)
 	case e.snap != nil:
+		if d.racks.hold(*e.snap) { // the tag enrolment walk runs (setup_racks.go)
+			return nil
+		}
 		return d.table.Rack(*e.snap)
 	case e.cmd != nil:
 		var err error
@@ -402,6 +410,9 @@ func (d *daemon) say(c track.Command) error {
 // tick delivers the camera's due reports, tells the table the time and refreshes the health.
 func (d *daemon) tick(now time.Time) error {
 	d.beat.Store(time.Now().UnixNano())
+	if err := d.racks.release(d.table); err != nil {
+		return err
+	}
 	camera := d.cfg.Camera
 	if d.camera != nil {
 		st, changed := d.camera.health(now)

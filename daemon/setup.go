@@ -43,6 +43,9 @@ func (d *daemon) startSetup() (*setup.Server, error) {
 		LANHost: setup.LANHost(d.cfg.HTTP),
 		// The racks' and the camera's readiness join Checks with their sections of the page.
 	}
+	racks := d.newSetupRacks()
+	d.racks = racks // before the table loop starts: it holds snapshots while the walk runs
+	o.Racks, o.Cells, o.Checks = racks, racks, append(o.Checks, setup.RacksCheck(racks))
 	if d.mqtt != nil {
 		o.Keys, o.Broker = seatKeys{d}, "mosquitto"
 		if d.mqtt.broker != nil {

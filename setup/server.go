@@ -34,6 +34,8 @@ type Options struct {
 	Seats      int     // seats at the table
 	Checks     []Check // readiness beyond the table's settings (racks, camera: later slices)
 	LANHost    string  // this machine's address for phones, when the page is opened on loopback
+	Racks      Racks   // nil: no Racks section (handlers_racks.go)
+	Cells      Cells   // nil: no load cells to calibrate (handlers_cells.go)
 }
 
 // Server serves the set-up page's API and the join endpoint.
@@ -49,6 +51,9 @@ type Server struct {
 
 	mu    sync.Mutex // one settings change at a time
 	saved *Settings
+
+	calMu sync.Mutex
+	tares map[string]int32 // zone -> its empty reading, tared and not saved yet
 }
 
 // Sessions last a table's evening; failed logins and joins are held back (docs/display.md).
@@ -70,7 +75,7 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Server{o: o, seats: seats, saved: saved,
+	return &Server{o: o, seats: seats, saved: saved, tares: map[string]int32{},
 		sessions: NewSessions(o.Now, SessionTTL, maxSessions),
 		logins:   NewLimiter(5, 30*time.Second, 4096),
 		joins:    NewLimiter(5, 10*time.Second, 4096),
@@ -92,6 +97,8 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	mux.Handle("GET /api/setup/seats/{seat}/qr.svg", s.owner(s.seatQR))
 	mux.Handle("POST /api/setup/seats/{seat}/renew", s.changes(s.owner(s.renewSeat)))
 	mux.Handle("POST /api/join", s.changes(s.join))
+	s.racksRoutes(mux)
+	s.cellRoutes(mux)
 }
 
 // cookieName is the owner's session cookie.

@@ -79,7 +79,7 @@ func (l lockedBuf) Write(p []byte) (int, error) {
 	return l.b.Write(p)
 }
 
-func newHarness(t *testing.T) *harness {
+func newHarness(t *testing.T, more ...func(*Options)) *harness {
 	t.Helper()
 	h := &harness{t: t, clk: newNow(), dir: t.TempDir(), log: &bytes.Buffer{}, logMu: &sync.Mutex{},
 		table: &fakeTable{playing: Playing{Rules: "siamese", Card: "Siamese Table Example Card", Names: []string{"East", "West"}}},
@@ -88,9 +88,13 @@ func newHarness(t *testing.T) *harness {
 	if h.owner, _, err = LoadOrCreateOwner(h.dir); err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(Options{DataDir: h.dir, Owner: h.owner, Now: h.clk.now, Table: h.table, Keys: h.keys, Broker: "embedded",
+	o := Options{DataDir: h.dir, Owner: h.owner, Now: h.clk.now, Table: h.table, Keys: h.keys, Broker: "embedded",
 		Config: Settings{Rules: "siamese"}, ConfigFile: "sim.yaml", Seats: 2,
-		Log: slog.New(slog.NewTextHandler(lockedBuf{h.logMu, h.log}, &slog.HandlerOptions{Level: slog.LevelDebug}))})
+		Log: slog.New(slog.NewTextHandler(lockedBuf{h.logMu, h.log}, &slog.HandlerOptions{Level: slog.LevelDebug}))}
+	for _, f := range more {
+		f(&o)
+	}
+	s, err := New(o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,6 +38,10 @@ type Sim struct {
 	// Direct reads a simulated pn532, mfrc522 or loadcell profile's table without chips or
 	// drivers (simtable.Table.Sources): the same table and noise, faster. Kind sim always is.
 	Direct bool
+	// Tags, when set, is the enrolment the racks name the tiles by, instead of the table's own
+	// (every tag enrolled from the start): a data directory's enrolment, walked tile by tile on
+	// the set-up page as at real racks.
+	Tags rack.Enrolment
 }
 
 // Open builds the racks of a profile: a simulated table's (simulated: true, on emulated chips
@@ -81,7 +85,11 @@ func openSim(s Setup) (*Rig, error) {
 			h = s.Wrap(h)
 		}
 		// The emulated chips answer at once: no pause between status polls.
-		r, err := Build(p, h, t.Enrolment(), t.Calibrations(), Options{NoWait: true, Clock: s.Clock})
+		var en rack.Enrolment = t.Enrolment()
+		if s.Sim.Tags != nil {
+			en = s.Sim.Tags
+		}
+		r, err := Build(p, h, en, t.Calibrations(), Options{NoWait: true, Clock: s.Clock})
 		if err != nil {
 			return nil, err
 		}
@@ -91,6 +99,9 @@ func openSim(s Setup) (*Rig, error) {
 	r := &Rig{Profile: p, Cells: map[rack.Key]*loadcell.Cell{}, Table: t, Sources: t.Sources()}
 	for _, src := range r.Sources {
 		sc := src.(*rack.Scanner)
+		if s.Sim.Tags != nil {
+			sc.Enrolled = s.Sim.Tags
+		}
 		for z, c := range sc.Cells {
 			r.Cells[rack.Key{Rack: sc.Name, Zone: z}] = c.(*loadcell.Cell)
 		}

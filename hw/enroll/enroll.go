@@ -172,3 +172,29 @@ func (s *Store) saveLocked() error {
 	}
 	return nil
 }
+
+// ErrNotEnrolled is Remove's error for a tag the enrolment does not hold.
+var ErrNotEnrolled = errors.New("enroll: tag not enrolled")
+
+// Remove forgets uid (a tile enrolled as the wrong face) and saves the file before returning;
+// on an error nothing changes.
+func (s *Store) Remove(uid string) error {
+	u, err := NormalUID(uid)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f, ok := s.tags[u]
+	if !ok {
+		return fmt.Errorf("%w: %s", ErrNotEnrolled, u)
+	}
+	delete(s.tags, u)
+	s.have[f]--
+	if err := s.saveLocked(); err != nil {
+		s.tags[u] = f
+		s.have[f]++
+		return err
+	}
+	return nil
+}

@@ -63,3 +63,34 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestRemove: a tag removed is gone from the file, and its face is missing a tile again; a tag
+// not enrolled is an error that changes nothing.
+func TestRemove(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tags.yaml")
+	s, err := Open(path, tile.American())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 5 {
+		if err := s.Add(fmt.Sprintf("04:00:00:%02X", i), s.Next()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Remove("04:00:00:09"); !errors.Is(err, ErrNotEnrolled) {
+		t.Fatalf("removing a tag not enrolled: %v", err)
+	}
+	if err := s.Remove("04:00:00:02"); err != nil {
+		t.Fatal(err)
+	}
+	again, err := Open(path, tile.American())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := again.Face("04:00:00:02"); ok || again.Next() != tile.Face(0) {
+		t.Fatalf("after removing a 1B: enrolled %v, next %v", ok, again.Next())
+	}
+	if done, _ := again.Progress(); done != 4 {
+		t.Fatalf("%d tags left, want 4", done)
+	}
+}

@@ -22,6 +22,7 @@ const (
 	ReaderError EventKind = "reader_error" // the reader failed this time (Err); the loop goes on
 	Complete    EventKind = "complete"     // every tile of the set is enrolled
 	Stopped     EventKind = "stopped"      // the context ended the loop; run again to resume
+	Forgotten   EventKind = "forgotten"    // UID was removed again (Walk.Forget)
 )
 
 // Event is one step of an enrolment, with the progress so far.

@@ -24,9 +24,12 @@ type Monitor struct {
 	Log    *slog.Logger
 
 	sources []Source
-	mu      sync.Mutex
-	zones   map[Key]*Presence
-	health  map[Key][]Fault
+	// scan is held through each scan of the sources: Hold takes it to reach a sensor between
+	// scans (a load cell's calibration).
+	scan   sync.Mutex
+	mu     sync.Mutex
+	zones  map[Key]*Presence
+	health map[Key][]Fault
 	// failing is each reader named failing (by its read rate) in the log, by rack zone.
 	failing map[Key]map[string]bool
 	// faultSince is when each zone's reader first reported each kind of fault, without a
@@ -61,6 +64,8 @@ func NewMonitor(clk clock.Clock, settle, period time.Duration, sources ...Source
 
 // Step scans every source once at the clock's now and returns the snapshots that settled.
 func (m *Monitor) Step(ctx context.Context) []Snapshot {
+	m.scan.Lock()
+	defer m.scan.Unlock()
 	var out []Snapshot
 	for _, src := range m.sources {
 		obs := src.Scan(ctx)

@@ -36,6 +36,8 @@ type Presence struct {
 	weight  weightJudge
 	hasCell bool
 	tagged  bool
+	// reading is the load cell's latest answer, for the set-up page (Live).
+	reading LiveWeight
 	// arrivals and departures count the enrolled tags judged come and gone, for the load cell's
 	// cross-check of a departure.
 	arrivals, departures int
@@ -113,6 +115,7 @@ func (z *Presence) Observe(o *Observation, now time.Time) (Snapshot, bool) {
 		}
 	}
 	z.noteReaders(o, now, later)
+	z.noteReading(o)
 	if t, ok := z.weight.observe(o, now, z.p); ok {
 		later(t)
 	}

@@ -116,7 +116,7 @@ func (s *Scanner) Scan(ctx context.Context) []Observation {
 			o.Faults = append(o.Faults, Fault{s.Name, z, "loadcell-" + string(z), LoadCellError, err.Error()})
 			continue
 		}
-		o.Weighed, o.WeightTiles, o.WeightSure = true, n.Tiles, n.Sure
+		o.Weighed, o.WeightTiles, o.WeightSure, o.WeightGrams = true, n.Tiles, n.Sure, n.Grams
 	}
 	for i := range obs {
 		CheckWeight(&obs[i])

@@ -144,6 +144,7 @@ type Observation struct {
 	Weighed     bool
 	WeightTiles int
 	WeightSure  bool
+	WeightGrams float64 // the reading the count was made from (the set-up page shows it)
 	HasCell     bool
 	// Faults are this scan's problems, for the health report (a tag missed for one poll is no
 	// fault; a reader that failed this poll is).

@@ -35,6 +35,7 @@ type zoneState struct {
 	zone  rack.Zone
 	slots []*slotState
 	cell  *cellState
+	extra float64 // grams lying on it that are no tile (SetWeight)
 }
 
 // readerKind is what reads a slot.

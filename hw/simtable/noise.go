@@ -266,6 +266,7 @@ func (t *Table) sample(zs *zoneState, cal loadcell.Calibration, rng *rand.Rand) 
 				grams += t.tiles[i].grams
 			}
 		}
+		grams += zs.extra
 		hand, spike := zs.rack.hand, t.noise.WeightSpike
 		t.mu.Unlock()
 		if hand {
