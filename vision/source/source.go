@@ -27,14 +27,24 @@ type Source interface {
 // any GStreamer pipeline ending in appsink (gst:PIPELINE) through OpenCV's GStreamer backend; a
 // video file or stream URL; or a folder of images.
 func Open(spec string) (Source, error) {
-	sp, err := camspec.Parse(spec)
-	if _, serr := os.Stat(spec); err != nil && serr == nil {
-		sp, err = camspec.Spec{Kind: camspec.Recording, Text: spec, Index: -1, Path: spec}, nil // a file or folder named without a dot or slash
-	}
+	sp, err := Parse(spec)
 	if err != nil {
-		return nil, fmt.Errorf("source: %w", err)
+		return nil, err
 	}
 	return OpenSpec(sp)
+}
+
+// Parse reads a camera setting as camspec.Parse does, and takes a file or folder that exists,
+// named without a dot or slash (frames), as a recording.
+func Parse(spec string) (camspec.Spec, error) {
+	sp, err := camspec.Parse(spec)
+	if _, serr := os.Stat(spec); err != nil && serr == nil {
+		return camspec.Spec{Kind: camspec.Recording, Text: spec, Index: -1, Path: spec}, nil
+	}
+	if err != nil {
+		return camspec.Spec{}, fmt.Errorf("source: %w", err)
+	}
+	return sp, nil
 }
 
 // OpenSpec opens a parsed camera setting (see Open).
