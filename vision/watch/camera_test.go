@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/siamesetable/siamesed/engine/tile"
+	"github.com/siamesetable/siamesed/vision/detect"
 	"github.com/siamesetable/siamesed/vision/source"
 	"github.com/siamesetable/siamesed/vision/synth"
 	"github.com/siamesetable/siamesed/vision/wire"
@@ -179,4 +180,34 @@ func TestCameraLeftStuck(t *testing.T) {
 	c.Close() // leaves the frame loop's images alone
 	close(g.unplug)
 	<-closed
+}
+
+// BenchmarkCameraFrame is the frame loop's cost for one frame of a still discard area (most of
+// a game's frames: the area already decided on): the small warp and the motion gate, the copy
+// kept for a snapshot, the status looked at.
+func BenchmarkCameraFrame(b *testing.B) {
+	g := newRig(b, tile.Dot5)
+	c, err := NewCamera(g.config("/dev/video0", true, func() (source.Source, error) { return nil, errors.New("unused") }, time.Hour, time.Hour))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	frame, err := g.r.Render(scene(nil, five), 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer frame.Close()
+	if err := c.SetEmpty(frame); err != nil {
+		b.Fatal(err)
+	}
+	gate := detect.NewGate()
+	defer gate.Close()
+	for b.Loop() {
+		now := g.clk.Now()
+		if err := c.see(frame, gate, now); err != nil {
+			b.Fatal(err)
+		}
+		c.status(now)
+		g.clk.Advance(period)
+	}
 }

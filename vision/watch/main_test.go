@@ -37,7 +37,7 @@ const period = time.Second / 15
 // rig is a camera's surroundings in a test: synthetic frames of a calibrated camera, a
 // classifier that knows the faces the test lays, a fake clock and the replies written.
 type rig struct {
-	t     *testing.T
+	t     testing.TB
 	r     *synth.Renderer
 	warp  *calib.Warper
 	cls   *classify.Classifier
@@ -48,7 +48,7 @@ type rig struct {
 	unplug chan struct{}
 }
 
-func newRig(t *testing.T, faces ...tile.Face) *rig {
+func newRig(t testing.TB, faces ...tile.Face) *rig {
 	t.Helper()
 	art, err := synth.Embedded()
 	if err != nil {
@@ -237,7 +237,7 @@ func dedup(lines []string) []string {
 	return out
 }
 
-type testLog struct{ t *testing.T }
+type testLog struct{ t testing.TB }
 
 func (l testLog) Write(p []byte) (int, error) {
 	l.t.Log(strings.TrimSpace(string(p)))
