@@ -20,6 +20,7 @@ import (
 
 	"github.com/siamesetable/siamesed/internal/yamlline"
 	"github.com/siamesetable/siamesed/sim/table"
+	"github.com/siamesetable/siamesed/vision/camspec"
 	"gopkg.in/yaml.v3"
 )
 
@@ -39,7 +40,9 @@ type Config struct {
 	// Camera watches the discards: "sim" (the simulated table's camera: synthetic frames
 	// through the real vision pipeline in siamesed-vision), "direct" (the simulated camera's
 	// reports without frames or OpenCV: fast soaks), "none", or a camera for the vision
-	// worker (a device index such as 0, a /dev/video path, or a video file).
+	// worker (vision/camspec): a USB camera (/dev/video0, or an index such as 0), the
+	// Raspberry Pi Camera Module (libcamera, or libcamera:WIDTHxHEIGHT), a GStreamer pipeline
+	// (gst:PIPELINE ending in appsink), or a video file.
 	Camera string `yaml:"camera"`
 	// Vision is the camera worker (siamesed-vision vision watch) and a real camera's files.
 	Vision VisionConfig `yaml:"vision"`
@@ -250,9 +253,12 @@ func (c *Config) Check() error {
 	}
 	switch c.Camera {
 	case "":
-		bad("camera", "empty: want sim, direct, none, or a camera (device index or video path)")
+		bad("camera", "empty: want sim, direct, none, or a camera (/dev/video0, libcamera, gst:PIPELINE)")
 	case "sim", "direct", "none":
 	default:
+		if _, err := camspec.Parse(c.Camera); err != nil {
+			bad("camera", "%v (or sim, direct, none)", err)
+		}
 		if c.Vision.Calibration == "" || c.Vision.Enrolment == "" {
 			bad("vision", "camera %s needs vision.calibration and vision.enrolment", c.Camera)
 		}

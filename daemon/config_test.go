@@ -82,6 +82,9 @@ sim:
 		{"table: t\ntrack:\n  grace: soon\n", "line 3: \"soon\" is not a duration"},
 		{"table: [\n", "bad.yaml"},
 		{"camera: /dev/video0\nvision: {calibration: \"\"}\n", "vision: camera /dev/video0 needs vision.calibration and vision.enrolment"},
+		{"camera: usb\n", `camera: not a camera: camera "usb": neither a device`},
+		{"camera: libcamera:720p\n", `camera: not a camera: camera "libcamera:720p": size "720p"`},
+		{"camera: \"gst:videotestsrc\"\n", "must end in appsink"},
 		{"sim: {fast: true, speed: 3}\n", "sim.speed: 3 with sim.fast"},
 		{"sim: {speed: .nan}\n", "sim.speed: NaN is outside"},
 	} {
@@ -116,4 +119,14 @@ func FuzzParseConfig(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Every kind of camera the worker reads is a valid camera: setting (with the camera's files).
+func TestConfigCameras(t *testing.T) {
+	for _, cam := range []string{"/dev/video0", "0", "libcamera", "libcamera:1640x1232", `"gst:v4l2src device=/dev/video2 ! videoconvert ! appsink"`, "/var/lib/siamesed/session.mkv"} {
+		y := "camera: " + cam + "\nvision: {calibration: camera/calibration.yaml, enrolment: camera/enrolled}\n"
+		if _, err := ParseConfig("pi.yaml", []byte(y)); err != nil {
+			t.Errorf("camera: %s: %v", cam, err)
+		}
+	}
 }

@@ -35,9 +35,11 @@ if [ -z "$root" ] && [ "$(id -u)" != 0 ]; then
 fi
 say() { echo "install: $*"; }
 
-# 1. Debian packages: Mosquitto for the displays, OpenCV for siamesed-vision (the camera).
+# 1. Debian packages: Mosquitto for the displays, OpenCV for siamesed-vision (the camera), and
+# GStreamer's libcamera element with the base plugins (videoconvert, appsink) through which
+# OpenCV reads the Raspberry Pi Camera Module (camera: libcamera; docs/vision.md).
 pkgs=(mosquitto mosquitto-clients)
-[ $camera = 0 ] || pkgs+=(libopencv-dev)
+[ $camera = 0 ] || pkgs+=(libopencv-dev gstreamer1.0-plugins-base gstreamer1.0-libcamera)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

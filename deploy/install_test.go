@@ -96,7 +96,7 @@ func TestInstallTwice(t *testing.T) {
 	}
 	out := e.run(t)
 	first := e.calls(t)
-	for _, want := range []string{"apt-get install -y -qq --no-install-recommends mosquitto mosquitto-clients libopencv-dev",
+	for _, want := range []string{"apt-get install -y -qq --no-install-recommends mosquitto mosquitto-clients libopencv-dev gstreamer1.0-plugins-base gstreamer1.0-libcamera",
 		"useradd --root " + e.root + " --system", "groupadd --root " + e.root + " --system gpio", "raspi-config nonint do_i2c 0",
 		"mosquitto_passwd -U", "systemctl enable siamesed.service mosquitto.service"} {
 		if !strings.Contains(first, want) {

@@ -5,6 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/setup.sh
 need_pkg libopencv-dev pkg-config # gocv (vision/) links OpenCV; the daemon's camera: sim test builds siamesed-vision
+need_pkg gstreamer1.0-plugins-base # vision/: videotestsrc, read through OpenCV's GStreamer backend, stands in for the Pi Camera Module
 need_pkg mosquitto                 # mqtt/: tests against a real Mosquitto with deploy/'s files
 need_pkg chromium                  # display/: the pages in a headless browser (chromedp)
 need_pkg zbar-tools                # setup/: the seats' QR codes decoded as a phone would (zbarimg)

@@ -2,7 +2,9 @@
 //
 // The pipeline, a folder per idea:
 //
-//	source    frames: V4L2 camera or video file (gocv.VideoCapture), a folder of images, synthetic
+//	camspec   the camera a camera: setting names (USB, libcamera, gst:PIPELINE, a recording), without OpenCV
+//	source    frames: V4L2 camera, the Pi Camera Module or a GStreamer pipeline, or a video file
+//	          (gocv.VideoCapture), a folder of images
 //	synth     synthetic frames rendered from the CC0 tile artwork, with their ground truth
 //	calib     the four corners of the discard area, a perspective warp, saved as YAML
 //	detect    motion gating, change against a stable reference, tile extraction to canonical crops
@@ -10,6 +12,7 @@
 //	discard   settled frames to DiscardSeen / DiscardTaken events
 //	enrol     an enrolment folder from photos a user already has (labels.csv)
 //	labels    the labels.csv of an enrolment or test folder (the layout of shared/data/photos-dev)
+//	watch     the camera worker: requests by op, a real camera's frame loop and health on an injected clock
 //
-// Everything but labels and calib's parser links OpenCV through gocv.
+// Everything but labels, camspec and calib's parser links OpenCV through gocv.
 package vision

@@ -2,18 +2,19 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"time"
 
-	"gocv.io/x/gocv"
-
+	"github.com/siamesetable/siamesed/internal/clock"
+	"github.com/siamesetable/siamesed/vision/calib"
 	"github.com/siamesetable/siamesed/vision/classify"
-	"github.com/siamesetable/siamesed/vision/discard"
+	"github.com/siamesetable/siamesed/vision/labels"
 	"github.com/siamesetable/siamesed/vision/simcam"
+	"github.com/siamesetable/siamesed/vision/source"
 	"github.com/siamesetable/siamesed/vision/synth"
+	"github.com/siamesetable/siamesed/vision/watch"
 	"github.com/siamesetable/siamesed/vision/wire"
 )
 
@@ -48,7 +49,7 @@ func visionWatch(ctx context.Context, stdin io.Reader, args []string, stdout, st
 	fs.Float64Var(&f.unknown, "unknown", 0, "with --sim: the chance a laid tile catches the light, washing its face out (the classifier then cannot name it)")
 	fs.IntVar(&f.tiles, "tiles", 152, "with --sim: how many tiles the discard area must hold at once")
 	fs.StringVar(&f.model, "model", "", `embedding network (ONNX file); "" for the built-in one (a refused file falls back to it, with a warning)`)
-	fs.StringVar(&f.source, "source", "", "a camera index (0 = /dev/video0), video file or folder of frames")
+	fs.StringVar(&f.source, "source", "", "the camera: /dev/video0 (USB), libcamera[:WIDTHxHEIGHT] (the Pi Camera Module), gst:PIPELINE (ending in appsink), a camera index, a video file or a folder of frames")
 	fs.StringVar(&f.calib, "calib", "", "with --source: the discard area's calibration (calibrate camera)")
 	fs.StringVar(&f.enrolled, "enrolled", "", "with --source: the table's enrolled faces (enroll camera --out DIR)")
 	fs.StringVar(&f.empty, "empty", "", "with --source: a camera frame of the empty discard area; default: the first settled view")
@@ -96,74 +97,47 @@ func watchSim(ctx context.Context, stdin io.Reader, out *wire.Writer, c *classif
 		return err
 	}
 	defer cam.Close()
-	if err := out.Reply(wire.Reply{Kind: wire.KindHello, Version: wire.Version, Mode: wire.ModeSim}); err != nil {
-		return err
-	}
-	snapshot := func(dst *gocv.Mat) error { cam.Snapshot(dst); return nil }
-	return serve(ctx, stdin, out, withPictures(out, snapshot, func(q wire.Request) ([]discard.Event, error) {
-		switch q.Op {
-		case wire.OpPut:
-			return cam.Put(q.Face, q.At)
-		case wire.OpTake:
-			return cam.Take(q.Face, q.At)
-		case wire.OpClear:
-			return cam.Clear(q.At)
-		case wire.OpLay:
-			_, err := cam.Lay(q.Faces, q.At) // the daemon knows these tiles: nothing to report
-			return nil, err
-		}
-		return nil, nil
-	}))
+	return watch.ServeSim(ctx, stdin, out, cam)
 }
 
-// serve reads requests until stdin ends, answering each: the events do gives, then done, or an
-// error naming the request's line. A line that is not a request gets an error naming it, and
-// serving goes on.
-func serve(ctx context.Context, stdin io.Reader, out *wire.Writer, do func(wire.Request) ([]discard.Event, error)) error {
-	r := wire.NewReader(stdin)
-	for ctx.Err() == nil {
-		q, err := r.Request()
-		var le *wire.LineError
-		switch {
-		case errors.Is(err, io.EOF):
-			return nil
-		case errors.As(err, &le):
-			if err := out.Reply(wire.Reply{Kind: wire.KindError, Line: le.Line, Error: err.Error()}); err != nil {
-				return err
-			}
-			continue
-		case err != nil:
-			return fmt.Errorf("vision watch: stdin: %w", err)
-		}
-		evs, err := do(q)
-		for _, e := range evs {
-			if err := out.Reply(eventReply(e)); err != nil {
-				return err
-			}
-		}
-		end := wire.Reply{Kind: wire.KindDone, Line: r.Line()}
+// watchCamera runs a real camera (or a video, or a folder of frames) with the calibration and
+// the table's enrolled faces: watch.Camera on the wall clock.
+func watchCamera(ctx context.Context, stdin io.Reader, out *wire.Writer, stderr io.Writer, c *classify.Classifier, f watchFlags) error {
+	spec, err := source.Parse(f.source)
+	if err != nil {
+		return fmt.Errorf("%w: --source: %v", errUsage, err)
+	}
+	cal, err := calib.Load(f.calib)
+	if err != nil {
+		return err
+	}
+	warper, err := calib.NewWarper(cal)
+	if err != nil {
+		return err
+	}
+	defer warper.Close()
+	items, err := labels.Read(f.enrolled)
+	if err != nil {
+		return fmt.Errorf("vision watch: the table's tiles must be enrolled first (siamesed enroll camera --out %s): %w", f.enrolled, err)
+	}
+	if err := c.EnrolDir(f.enrolled, items); err != nil {
+		return err
+	}
+	cam, err := watch.NewCamera(watch.Config{Name: f.source, Open: func() (source.Source, error) { return source.OpenSpec(spec) }, Live: spec.Live(),
+		Warp: warper, Classifier: c, TileW: f.tileW, Every: f.every, Stale: f.stale, Clock: clock.Real{}, Out: out, Log: stderr})
+	if err != nil {
+		return err
+	}
+	defer cam.Close()
+	if f.empty != "" {
+		frame, err := source.ReadImage(f.empty)
 		if err != nil {
-			end = wire.Reply{Kind: wire.KindError, Line: r.Line(), Error: fmt.Sprintf("line %d: %s: %v", r.Line(), q.Op, err)}
+			return fmt.Errorf("vision watch: the empty view: %w", err)
 		}
-		if err := out.Reply(end); err != nil {
+		defer frame.Close()
+		if err := cam.SetEmpty(frame); err != nil {
 			return err
 		}
 	}
-	return ctx.Err()
-}
-
-// eventReply is a Watcher's event as a reply line.
-func eventReply(e discard.Event) wire.Reply {
-	r := wire.Reply{Kind: wire.KindSeen, Face: e.Face, Known: e.Known, Confidence: e.Confidence, Runner: e.Runner, At: e.At}
-	if e.Kind == discard.DiscardTaken {
-		r.Kind = wire.KindTaken
-	}
-	switch {
-	case e.Known:
-	case e.Why == classify.TooClose:
-		r.Why = wire.WhyClose
-	default:
-		r.Why = wire.WhyFar
-	}
-	return r
+	return watch.ServeCamera(ctx, stdin, out, cam)
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/siamesetable/siamesed/engine/tile"
 	"github.com/siamesetable/siamesed/vision/area"
 	"github.com/siamesetable/siamesed/vision/synth"
+	"github.com/siamesetable/siamesed/vision/watch"
 	"github.com/siamesetable/siamesed/vision/wire"
 )
 
@@ -112,7 +113,7 @@ func TestFrameTap(t *testing.T) {
 	grey := func(v uint8) gocv.Mat {
 		return gocv.NewMatWithSizeFromScalar(gocv.NewScalar(float64(v), 0, 0, 0), 4, 6, gocv.MatTypeCV8UC1)
 	}
-	value := func(get latestFrame) (uint8, error) {
+	value := func(get watch.LatestFrame) (uint8, error) {
 		m := gocv.NewMat()
 		defer m.Close()
 		if err := get(&m); err != nil {

@@ -14,8 +14,8 @@ import (
 
 	"gocv.io/x/gocv"
 
-	"github.com/siamesetable/siamesed/vision/discard"
 	"github.com/siamesetable/siamesed/vision/source"
+	"github.com/siamesetable/siamesed/vision/watch"
 	"github.com/siamesetable/siamesed/vision/wire"
 )
 
@@ -52,12 +52,15 @@ func watchUnready(ctx context.Context, stdin io.Reader, out *wire.Writer, f watc
 			_ = out.Reply(wire.Reply{Kind: wire.KindStatus, Problem: why, At: time.Now()})
 		}
 	})
-	err := serve(ctx, stdin, out, withPictures(out, tap.latest(ctx, 2*time.Second), func(q wire.Request) ([]discard.Event, error) {
-		if q.Op != wire.OpPing {
-			return nil, fmt.Errorf("the camera does not watch yet: %s", why)
-		}
-		return nil, nil
-	}))
+	refuse := func(q wire.Request) ([]wire.Reply, error) {
+		return nil, fmt.Errorf("the camera does not watch yet: %s", why)
+	}
+	ops := watch.PictureOps(tap.latest(ctx, 2*time.Second))
+	ops[wire.OpPing] = func(wire.Request) ([]wire.Reply, error) { return nil, nil }
+	for _, op := range []wire.Op{wire.OpPut, wire.OpTake, wire.OpClear, wire.OpLay} {
+		ops[op] = refuse
+	}
+	err := watch.Serve(ctx, stdin, out, ops)
 	cancel()
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()
@@ -97,4 +100,14 @@ func tapFrames(ctx context.Context, tap *frameTap, f watchFlags) {
 func isDevice(src string) bool {
 	_, err := strconv.Atoi(src)
 	return err == nil || strings.HasPrefix(src, "/dev/")
+}
+
+// sleep waits d or until ctx ends.
+func sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
 }

@@ -1,5 +1,5 @@
-// Package source gives camera frames: a V4L2 camera or a video file through gocv.VideoCapture,
-// or a folder of images. Synthetic frames come from synth.Script, which has the same method set.
+// Package source gives camera frames: a V4L2 camera, the Raspberry Pi Camera Module or another
+// GStreamer pipeline, or a video file through gocv.VideoCapture, or a folder of images. Synthetic frames come from synth.Script, which has the same method set.
 package source
 
 import (
@@ -9,10 +9,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"gocv.io/x/gocv"
+
+	"github.com/siamesetable/siamesed/vision/camspec"
 )
 
 // Source yields BGR frames; Read returns io.EOF after the last one.
@@ -21,27 +22,63 @@ type Source interface {
 	Close() error
 }
 
-// Open opens spec: a folder of images, a camera index ("0" for /dev/video0), or a video file or
-// stream URL that OpenCV can read.
+// Open opens spec, a camera setting (camspec.Parse): a USB camera (/dev/video0, or an index: 0
+// for /dev/video0) through OpenCV's V4L2 backend; the Raspberry Pi Camera Module (libcamera) or
+// any GStreamer pipeline ending in appsink (gst:PIPELINE) through OpenCV's GStreamer backend; a
+// video file or stream URL; or a folder of images.
 func Open(spec string) (Source, error) {
-	if st, err := os.Stat(spec); err == nil && st.IsDir() {
-		return Folder(spec)
-	}
-	if n, err := strconv.Atoi(spec); err == nil {
-		vc, err := gocv.VideoCaptureDevice(n)
-		if err != nil {
-			return nil, fmt.Errorf("source: camera %d: %w", n, err)
-		}
-		return &capture{vc: vc, name: "camera " + spec}, nil
-	}
-	if _, err := os.Stat(spec); err != nil && !strings.Contains(spec, "://") {
-		return nil, fmt.Errorf("source: %w", err)
-	}
-	vc, err := gocv.VideoCaptureFile(spec)
+	sp, err := Parse(spec)
 	if err != nil {
-		return nil, fmt.Errorf("source: %s: %w", spec, err)
+		return nil, err
 	}
-	return &capture{vc: vc, name: spec}, nil
+	return OpenSpec(sp)
+}
+
+// Parse reads a camera setting as camspec.Parse does, and takes a file or folder that exists,
+// named without a dot or slash (frames), as a recording.
+func Parse(spec string) (camspec.Spec, error) {
+	sp, err := camspec.Parse(spec)
+	if _, serr := os.Stat(spec); err != nil && serr == nil {
+		return camspec.Spec{Kind: camspec.Recording, Text: spec, Index: -1, Path: spec}, nil
+	}
+	if err != nil {
+		return camspec.Spec{}, fmt.Errorf("source: %w", err)
+	}
+	return sp, nil
+}
+
+// OpenSpec opens a parsed camera setting (see Open).
+func OpenSpec(sp camspec.Spec) (Source, error) {
+	var vc *gocv.VideoCapture
+	var err error
+	switch sp.Kind {
+	case camspec.V4L2:
+		if sp.Index >= 0 {
+			vc, err = gocv.VideoCaptureDeviceWithAPI(sp.Index, gocv.VideoCaptureV4L2)
+		} else {
+			vc, err = gocv.VideoCaptureFileWithAPI(sp.Path, gocv.VideoCaptureV4L2)
+		}
+	case camspec.Libcamera, camspec.GStreamer:
+		if sp.Kind == camspec.Libcamera && !libcamerasrcInstalled() {
+			return nil, fmt.Errorf("source: camera %s: %w", sp.Text, errNoLibcamerasrc)
+		}
+		vc, err = gocv.VideoCaptureFileWithAPI(sp.Pipeline, gocv.VideoCaptureGstreamer)
+		if err != nil && sp.Kind == camspec.Libcamera {
+			err = fmt.Errorf("%w (is the Camera Module connected, enabled, and gstreamer1.0-libcamera installed? rpicam-hello --list-cameras lists what libcamera sees)", err)
+		}
+	default:
+		if st, serr := os.Stat(sp.Path); serr == nil && st.IsDir() {
+			return Folder(sp.Path)
+		}
+		if _, serr := os.Stat(sp.Path); serr != nil && !strings.Contains(sp.Path, "://") {
+			return nil, fmt.Errorf("source: %w", serr)
+		}
+		vc, err = gocv.VideoCaptureFile(sp.Path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("source: camera %s: %w", sp.Text, err)
+	}
+	return &capture{vc: vc, name: sp.Text}, nil
 }
 
 type capture struct {
