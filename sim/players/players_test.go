@@ -21,14 +21,7 @@ import (
 // and how far it goes, so they can put a stuck table right by hand; a record that really
 // differs is not theirs.
 func TestPlayersKnowTheirGameInAnyOrderOfAnExposure(t *testing.T) {
-	rules, err := configs.LoadRuleset("siamese")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := configs.LoadCard("")
-	if err != nil {
-		t.Fatal(err)
-	}
+	rules, c, _ := siameseTable(t)
 	for seed := uint64(1); seed < 200; seed++ {
 		p := &Players{rules: rules, card: c.Card, game: "g", truth: sim.NewGame(rules, c.Card, seed, 0)}
 		for !p.truth.Over() {
@@ -85,18 +78,7 @@ func (referee) Questions() []track.Question { return nil }
 // same step as the last movement of the act before (two players moving at once); without it,
 // never. Either way the players' moves fit the physical table (no tile taken that is not there).
 func TestTwoHandsAtOnce(t *testing.T) {
-	rules, err := configs.LoadRuleset("siamese")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := configs.LoadCard("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := hwconfig.Load("../../configs/hw/sim-pn532.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	rules, c, p := siameseTable(t)
 	for _, overlap := range []float64{0, 0.3} {
 		racks, err := simtable.New(p, simtable.Options{Seed: 1})
 		if err != nil {
@@ -140,18 +122,7 @@ func (r stuckReferee) Questions() []track.Question { return r.qs }
 // whose hands are still, that the racks are right as they are; not again at the same act count,
 // and not while a hand is moving.
 func TestStuckPlayersSayTheRacksAreRight(t *testing.T) {
-	rules, err := configs.LoadRuleset("siamese")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := configs.LoadCard("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := hwconfig.Load("../../configs/hw/sim-pn532.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	rules, c, p := siameseTable(t)
 	racks, err := simtable.New(p, simtable.Options{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -187,4 +158,22 @@ func TestStuckPlayersSayTheRacksAreRight(t *testing.T) {
 	if _, err := pl.correct(stuckReferee{game: wrong, qs: []track.Question{{ID: 1, Since: now}}}, now, say); err != nil || len(said) != 1 {
 		t.Fatalf("a question just asked: said %+v (%v), want nothing more", said, err)
 	}
+}
+
+// siameseTable loads the Siamese rules, the default card and the simulated racks' profile.
+func siameseTable(t *testing.T) (*game.Ruleset, configs.Card, *hwconfig.Profile) {
+	t.Helper()
+	rules, err := configs.LoadRuleset("siamese")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := configs.LoadCard("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := hwconfig.Load("../../configs/hw/sim-pn532.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rules, c, p
 }
