@@ -72,7 +72,9 @@ func configuredNames(c Config, players int) []string {
 	return out
 }
 
-// onLoop runs f on the table loop (the Table is the loop's alone) and waits for it.
+// onLoop runs f on the table loop (the Table is the loop's alone) and waits for it. On an
+// error (the daemon stopping) f may yet run, or be running: the caller must not read what f
+// writes.
 func (d *daemon) onLoop(f func()) error {
 	done := make(chan struct{})
 	select {
@@ -94,7 +96,7 @@ type setupTable struct{ d *daemon }
 func (s setupTable) Playing() (setup.Playing, setup.InUse) {
 	var p setup.Playing
 	var in setup.InUse
-	s.d.onLoop(func() {
+	err := s.d.onLoop(func() {
 		t := s.d.table
 		p = setup.Playing{Rules: t.rules.Name, Card: t.card.Name, Names: slices.Clone(t.layout.names), Game: t.game,
 			Acts: t.tracker.State().Seq, Waiting: t.waiting}
@@ -103,6 +105,11 @@ func (s setupTable) Playing() (setup.Playing, setup.InUse) {
 		}
 		in = setup.InUse{Data: t.card.Data, Builtin: t.card.Path == ""}
 	})
+	if err != nil {
+		// The daemon is stopping: the loop may still be running f, so what it writes is not
+		// read here.
+		return setup.Playing{}, setup.InUse{}
+	}
 	return p, in
 }
 
@@ -166,7 +173,7 @@ func (s setupTable) Apply(p *setup.Plan) (setup.Applied, error) {
 		d.applied = &out
 	})
 	if loopErr != nil {
-		return out, loopErr
+		return setup.Applied{}, loopErr // the loop may still be writing out
 	}
 	return out, err
 }
@@ -180,11 +187,13 @@ func (k seatKeys) Login(seat int) (setup.Login, error) {
 		return setup.Login{}, fmt.Errorf("daemon: no seat %d", seat)
 	}
 	var name string
-	k.d.onLoop(func() {
+	if err := k.d.onLoop(func() {
 		if seat < len(k.d.table.layout.names) {
 			name = k.d.table.layout.names[seat]
 		}
-	})
+	}); err != nil {
+		return setup.Login{}, err // the loop may still be writing name
+	}
 	return setup.Login{Table: k.d.cfg.Table, Seat: seat, Name: name, User: strconv.Itoa(seat), Password: creds.Seats[seat]}, nil
 }
 
