@@ -25,7 +25,8 @@ const (
 // acts (game.LegalActions) after which every rack reads as the game expects, fewest faults
 // first, and plays it. Each act must bring the racks closer (fewer tiles out of place); camera
 // reports the acts leave unused are dropped, since the players vouch for the table as it
-// stands, and a Mah Jongg the players declared is judged where the run plays it. When no such run exists, nothing is played and the error names every rack that stays
+// stands, and a Mah Jongg the players declared is judged where the run plays it. The camera
+// reports a discard the run plays is still to bring are owed, as for an act entered by hand. When no such run exists, nothing is played and the error names every rack that stays
 // unexplained and what the players can do.
 func (t *Tracker) reconcile() ([]Step, error) {
 	start, ok := t.outOfPlace(&t.state)
@@ -49,7 +50,7 @@ func (t *Tracker) reconcile() ([]Step, error) {
 		steps = append(steps, st)
 	}
 	t.debugf("reconciled with %d acts: %s", len(acts), notation(acts))
-	t.seen, t.taken, t.owedSeen, t.owedTaken = nil, nil, nil, nil
+	t.seen, t.taken = nil, nil // reports the run leaves unexplained; its own later ones stay owed
 	t.commands = slices.DeleteFunc(t.commands, func(c Command) bool {
 		return c.Kind == CmdMahJongg && slices.ContainsFunc(acts, func(a game.Action) bool { return a.Act == game.ActMahJongg && a.Seat == c.Seat })
 	})

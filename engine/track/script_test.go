@@ -116,6 +116,9 @@ func runScript(t *testing.T, file string) string {
 		}
 		word, rest, _ := strings.Cut(line, " ")
 		args := strings.Fields(rest)
+		if len(args) == 0 && word != "moving" {
+			fail("%s needs more", word)
+		}
 		switch word {
 		case "rules":
 			rules = rest
@@ -165,7 +168,7 @@ func runScript(t *testing.T, file string) string {
 			}
 		case "say":
 			seat, err := strconv.Atoi(args[0])
-			if err != nil || len(args) < 2 {
+			if err != nil || len(args) < 2 || len(args) > 3 {
 				fail("want a seat and a command")
 			}
 			c := Command{Seat: seat, Kind: CommandKind(args[1]), At: ft.now}
