@@ -44,9 +44,8 @@ func (s *Server) startEnrol(w http.ResponseWriter, r *http.Request) {
 	if !readJSON(w, r, &b, 4<<10) {
 		return
 	}
-	t := s.o.Racks.Tags()
-	if t.Walk == nil {
-		fail(w, http.StatusConflict, "tags cannot be enrolled here: %s", t.Why)
+	t, ok := s.walk(w)
+	if !ok {
 		return
 	}
 	names := s.o.Racks.Readers()
@@ -76,14 +75,24 @@ func (s *Server) startEnrol(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, t.Walk.State())
 }
 
+// walk is the racks' tags with their enrolment walk; false, answered, where tags cannot be
+// enrolled.
+func (s *Server) walk(w http.ResponseWriter) (Tags, bool) {
+	t := s.o.Racks.Tags()
+	if t.Walk == nil {
+		fail(w, http.StatusConflict, "tags cannot be enrolled here: %s", t.Why)
+		return t, false
+	}
+	return t, true
+}
+
 func (s *Server) stopEnrol(w http.ResponseWriter, r *http.Request) {
 	var b struct{}
 	if !readJSON(w, r, &b, 4<<10) {
 		return
 	}
-	t := s.o.Racks.Tags()
-	if t.Walk == nil {
-		fail(w, http.StatusConflict, "tags cannot be enrolled here: %s", t.Why)
+	t, ok := s.walk(w)
+	if !ok {
 		return
 	}
 	t.Walk.Stop()
@@ -103,9 +112,8 @@ func (s *Server) forgetTag(w http.ResponseWriter, r *http.Request) {
 	if !readJSON(w, r, &b, 4<<10) {
 		return
 	}
-	t := s.o.Racks.Tags()
-	if t.Walk == nil {
-		fail(w, http.StatusConflict, "tags cannot be enrolled here: %s", t.Why)
+	t, ok := s.walk(w)
+	if !ok {
 		return
 	}
 	if err := s.noGame(); err != nil {
