@@ -63,9 +63,9 @@ type slotState struct {
 	direct *rand.Rand
 	// silent and unplugged are what SetSilent and SetUnplugged made it; weak is its draw for
 	// Noise.WeakReaders (it is weak when weak < WeakReaders); burst, the polls a hand over it
-	// still hides its tiles.
+	// still hides its tiles; dropout, what SetWeak made it (0: the table's noise).
 	silent, unplugged bool
-	weak              float64
+	weak, dropout     float64
 	burst             int
 }
 

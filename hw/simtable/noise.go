@@ -125,6 +125,23 @@ func (t *Table) SetSilent(rackName, reader string, on bool) error {
 	return nil
 }
 
+// SetWeak makes one reader read worse than the rest, as if mounted a little low: a tag in its
+// field misses a poll with chance dropout (in [0,1)); 0 gives it back the table's noise. reader
+// is named as for SetSilent.
+func (t *Table) SetWeak(rackName, reader string, dropout float64) error {
+	if !(dropout >= 0 && dropout < 1) {
+		return fmt.Errorf("simtable: %s/%s: dropout %g is outside 0 to 1", rackName, reader, dropout)
+	}
+	sl, err := t.slot(rackName, reader)
+	if err != nil {
+		return err
+	}
+	t.mu.Lock()
+	sl.dropout = dropout
+	t.mu.Unlock()
+	return nil
+}
+
 // SetUnplugged takes a reader off its bus (it no longer acknowledges its address: a bus error,
 // not silence) or plugs it back.
 func (t *Table) SetUnplugged(rackName, reader string, off bool) error {
@@ -205,7 +222,10 @@ func (t *Table) inField(sl *slotState, rng *rand.Rand, ids []int) ([]int, simhw.
 		t.burst(sl, rng)
 	}
 	drop := n.TagDropout
-	if sl.weak < n.WeakReaders {
+	switch {
+	case sl.dropout > 0:
+		drop = sl.dropout
+	case sl.weak < n.WeakReaders:
 		drop = n.WeakDropout
 	}
 	reach := sl.tiles

@@ -153,3 +153,40 @@ func TestFigureNoiseThroughTheDrivers(t *testing.T) {
 	}
 	w.noViolations()
 }
+
+// TestWeakReader: one reader made weak (SetWeak) is the one the health report names failing, at
+// about its read rate, and the rest of its zone is not; given back the table's noise, it reads again.
+func TestWeakReader(t *testing.T) {
+	w := newWorld(t, load(t, "sim-pn532.yaml"), simtable.Options{Seed: 8})
+	must(t, w.table.Put("p2b", rack.In, faces(t, hand)...)) // 1B lands in in-00, 2B in in-01
+	must(t, w.table.SetWeak("p2b", "in-00", 0.45))
+	w.step(400)
+	readers := func() map[string]rack.ReaderHealth {
+		out := map[string]rack.ReaderHealth{}
+		for _, h := range w.mon.Health() {
+			if h.Rack == "p2b" && h.Zone == rack.In {
+				for _, r := range h.Readers {
+					out[r.Reader] = r
+				}
+			}
+		}
+		return out
+	}
+	rs := readers()
+	weak, fine := rs["in-00@mux73.0"], rs["in-01@mux73.1"]
+	if !weak.Failing || weak.Down || weak.ReadRate < 0.45 || weak.ReadRate > 0.65 || weak.Tags != 1 {
+		t.Fatalf("the weak reader: %+v", weak)
+	}
+	if fine.Failing || fine.ReadRate < 0.9 || fine.Tags != 1 {
+		t.Fatalf("its neighbour: %+v", fine)
+	}
+	must(t, w.table.SetWeak("p2b", "in-00", 0))
+	w.step(2000)
+	if r := readers()["in-00@mux73.0"]; r.Failing {
+		t.Fatalf("given back the table's noise: %+v", r)
+	}
+	if err := w.table.SetWeak("p2b", "in-00", 1); err == nil {
+		t.Fatal("a dropout of 1 taken")
+	}
+	w.noViolations()
+}
