@@ -82,8 +82,9 @@ func contractPayloads(t *testing.T) map[string]any {
 	health := struct {
 		Health
 		MQTT mqtt.PublisherStats `json:"mqtt"`
-	}{Health{Racks: []rack.Health{{Rack: "p1a", Zone: rack.Zones[0],
-		Readers: []rack.ReaderHealth{{Reader: "in-01", ReadRate: 0.99, Tags: 1}, {Reader: "in-02", ReadRate: 0.62, Tags: 1, Failing: true}}}}, Camera: "sim: working", Journal: "ok", Games: 3}, mqtt.PublisherStats{Connected: true, Reconnects: 1, Published: 5120}}
+	}{Health{Racks: []RackHealth{{Health: rack.Health{Rack: "p1a", Zone: rack.Zones[0],
+		Readers: []rack.ReaderHealth{{Reader: "in-01", ReadRate: 0.99, Tags: 1}, {Reader: "in-02", ReadRate: 0.62, Tags: 1, Failing: true}}},
+		At: &RackSeat{Seat: 0, Name: "East", Rack: 1}}}, Camera: "sim: working", Journal: "ok", Games: 3}, mqtt.PublisherStats{Connected: true, Reconnects: 1, Published: 5120}}
 	out := map[string]any{"state": state, "private": private, "health": health}
 	for k, e := range events {
 		out[k] = e

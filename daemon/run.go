@@ -45,7 +45,7 @@ type Options struct {
 // Health is the sensors' state, per rack zone and for the camera and journal.
 type Health struct {
 	Schema  mqtt.SchemaVersion `json:"schema"` // docs/mqtt.md
-	Racks   []rack.Health      `json:"racks"`
+	Racks   []RackHealth       `json:"racks"`
 	Camera  string             `json:"camera"`
 	Journal string             `json:"journal"`
 	Games   int                `json:"games_finished"`
@@ -434,7 +434,7 @@ func (d *daemon) tick(now time.Time) error {
 	if err := d.table.Tick(now); err != nil {
 		return err
 	}
-	h := Health{Racks: d.monitor.Health(), Camera: camera, Journal: "ok", Games: d.table.Played(), ActLatency: d.table.Latency()}
+	h := Health{Racks: d.table.RackHealth(d.monitor.Health()), Camera: camera, Journal: "ok", Games: d.table.Played(), ActLatency: d.table.Latency()}
 	d.board.setHealth(h)
 	if d.mqtt != nil {
 		d.mqtt.healthOf(h, now)
