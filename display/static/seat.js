@@ -6,7 +6,8 @@
 (() => {
   const { el, tile, tiles } = Siamese;
   const $ = id => document.getElementById(id);
-  const shown = window.siamese = { private: null, replies: [], status: '', stored: false, takenBack: false, closed: 0 };
+  // readers: this seat's racks' readers the banner names now (readers.js).
+  const shown = window.siamese = { private: null, replies: [], status: '', stored: false, takenBack: false, closed: 0, health: null, readers: [] };
   let conn = null, seat = null, next = 1;
 
   // The seats to choose from; a phone that joined by its code logs in from what the join page
@@ -31,7 +32,7 @@
   async function login(n, user, pw, stored) {
     seat = n;
     $('login-error').textContent = '';
-    conn = await Siamese.connect(user, pw, p => [p + 'seat/' + seat + '/private', p + 'seat/' + seat + '/events', p + 'status'], onMessage, status);
+    conn = await Siamese.connect(user, pw, p => [p + 'seat/' + seat + '/private', p + 'seat/' + seat + '/events', p + 'status', p + 'health'], onMessage, status);
     if (!conn) { $('login-error').textContent = 'this table has no broker'; return; }
     conn.client.on('error', e => {
       $('login-error').textContent = 'refused: ' + e.message;
@@ -78,6 +79,10 @@
     if (topic === 'seat/' + seat + '/private') render(msg);
     else if (topic === 'seat/' + seat + '/events') reply(msg);
     else if (topic === 'status') status('table ' + msg);
+    else if (topic === 'health') {
+      shown.health = msg;
+      shown.readers = SiameseReaders.show($('readers'), msg, seat);
+    }
   }
 
   function reply(e) {

@@ -8,7 +8,8 @@
   const $ = id => document.getElementById(id);
   // window.siamese is what tests and the latency bench read: the state shown and when each
   // sequence number was drawn.
-  const shown = window.siamese = { state: null, drawn: [], spoken: [], status: '', events: [], results: [] };
+  // readers: the racks' readers the banner names now (readers.js), from the latest health.
+  const shown = window.siamese = { state: null, drawn: [], spoken: [], status: '', events: [], results: [], health: null, readers: [] };
   let speech = localStorage.getItem('speech') !== 'off';
 
   function setSpeech(on) {
@@ -182,11 +183,17 @@
     if (topic === 'state') render(msg);
     else if (topic === 'events') onEvent(msg);
     else if (topic === 'status') { shown.status = msg; $('link').textContent = 'table ' + msg; }
+    else if (topic === 'health') onHealth(msg);
+  }
+
+  function onHealth(h) {
+    shown.health = h;
+    shown.readers = SiameseReaders.show($('readers'), h);
   }
 
   Siamese.connect(null, null, p => [p + 'state', p + 'events', p + 'status', p + 'health'], onMessage,
     s => { $('link').textContent = s; }).then(c => {
-    if (!c) { $('link').textContent = 'no broker: reading /api/state'; Siamese.pollState(render); }
+    if (!c) { $('link').textContent = 'no broker: reading /api/state'; Siamese.pollState(render); SiameseReaders.poll(onHealth); }
   });
   // The seats' codes, for a screen logged in as the table's owner (the set-up page's session):
   // a QR code and a code to type for each free seat. Anyone else's screen gets 401 and shows none.
