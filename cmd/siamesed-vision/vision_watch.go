@@ -78,8 +78,8 @@ func visionWatch(ctx context.Context, stdin io.Reader, args []string, stdout, st
 	if f.sim {
 		return watchSim(ctx, stdin, out, c, f)
 	}
-	if why := unready(f); why != "" {
-		return watchUnready(ctx, stdin, out, f, why)
+	if watch.Missing(f.calib, f.enrolled) != "" {
+		return watchUnready(ctx, stdin, out, f)
 	}
 	return watchCamera(ctx, stdin, out, stderr, c, f)
 }

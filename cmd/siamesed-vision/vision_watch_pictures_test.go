@@ -10,14 +10,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"gocv.io/x/gocv"
 
 	"github.com/siamesetable/siamesed/engine/tile"
 	"github.com/siamesetable/siamesed/vision/area"
 	"github.com/siamesetable/siamesed/vision/synth"
-	"github.com/siamesetable/siamesed/vision/watch"
 	"github.com/siamesetable/siamesed/vision/wire"
 )
 
@@ -104,58 +102,6 @@ func meanDiff(view, frame image.Image, off image.Point) float64 {
 	return sum / float64(b.Dx()*b.Dy())
 }
 
-// The real camera's tap copies a frame only when one is asked for, or once a second; asked, it
-// hands the next frame; with none coming, the last kept; with none ever, an error.
-func TestFrameTap(t *testing.T) {
-	now := time.Date(2026, 11, 23, 19, 0, 0, 0, time.UTC)
-	tap := &frameTap{now: func() time.Time { return now }, keepEvery: time.Second}
-	defer tap.close()
-	grey := func(v uint8) gocv.Mat {
-		return gocv.NewMatWithSizeFromScalar(gocv.NewScalar(float64(v), 0, 0, 0), 4, 6, gocv.MatTypeCV8UC1)
-	}
-	value := func(get watch.LatestFrame) (uint8, error) {
-		m := gocv.NewMat()
-		defer m.Close()
-		if err := get(&m); err != nil {
-			return 0, err
-		}
-		return m.GetUCharAt(0, 0), nil
-	}
-	ctx := context.Background()
-	offer := func(v uint8) {
-		m := grey(v)
-		tap.offer(m)
-		m.Close()
-	}
-	offer(10) // kept: the first
-	now = now.Add(500 * time.Millisecond)
-	offer(20) // not: within the second
-	if v, err := value(tap.latest(ctx, 10*time.Millisecond)); v != 10 || err != nil {
-		t.Fatalf("no frame coming: %d %v, want the one kept, 10", v, err)
-	}
-	now = now.Add(time.Second)
-	tap.asked = nil // the ask timed out
-	offer(40)       // kept: a second later
-	if v, err := value(tap.latest(ctx, 10*time.Millisecond)); v != 40 || err != nil {
-		t.Fatalf("no frame coming: %d %v, want the one kept a second later, 40", v, err)
-	}
-	none := &frameTap{now: time.Now, keepEvery: time.Second}
-	if _, err := value(none.latest(ctx, 10*time.Millisecond)); err == nil || !strings.Contains(err.Error(), "no frame yet") {
-		t.Fatalf("before any frame: %v", err)
-	}
-	go func() {
-		for range 100 {
-			m := grey(30)
-			tap.offer(m)
-			m.Close()
-			time.Sleep(time.Millisecond)
-		}
-	}()
-	if v, err := value(tap.latest(ctx, 10*time.Second)); v != 30 || err != nil {
-		t.Fatalf("asked: %d %v, want the next frame, 30", v, err)
-	}
-}
-
 // A real camera on a new table, with no calibration and no faces enrolled: the worker says
 // hello, says what is missing as its status, and shows its frames for the set-up page; moves
 // are refused, saying why.
@@ -211,20 +157,5 @@ func TestVisionWatchCameraNotCalibratedYet(t *testing.T) {
 		if !strings.HasPrefix(got[i], want[i]) {
 			t.Errorf("reply %d: %q, want %q...", i, got[i], want[i])
 		}
-	}
-}
-
-// BenchmarkFrameTapOffer: what the tap costs the camera's frame loop per 1280x720 frame when no
-// picture is asked for (the frame kept once a second is not counted: the clock stands still).
-func BenchmarkFrameTapOffer(b *testing.B) {
-	now := time.Date(2026, 11, 23, 19, 0, 0, 0, time.UTC)
-	tap := &frameTap{now: func() time.Time { return now }, keepEvery: time.Second}
-	defer tap.close()
-	frame := gocv.NewMatWithSize(720, 1280, gocv.MatTypeCV8UC3)
-	defer frame.Close()
-	tap.offer(frame) // the first is kept
-	b.ReportAllocs()
-	for b.Loop() {
-		tap.offer(frame)
 	}
 }

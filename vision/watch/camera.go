@@ -219,14 +219,7 @@ func (c *Camera) frameCount() int {
 }
 
 // sleep waits d on the clock, or until ctx ends.
-func (c *Camera) sleep(ctx context.Context, d time.Duration) {
-	t, fired := c.cfg.Clock.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-	case <-fired:
-	}
-}
+func (c *Camera) sleep(ctx context.Context, d time.Duration) { sleep(ctx, c.cfg.Clock, d) }
 
 // Close frees the camera's images (not those of a frame loop left stuck in a read).
 func (c *Camera) Close() error {

@@ -1,4 +1,4 @@
-package main
+package watch
 
 import (
 	"context"
@@ -8,14 +8,14 @@ import (
 
 	"gocv.io/x/gocv"
 
-	"github.com/siamesetable/siamesed/vision/watch"
+	"github.com/siamesetable/siamesed/internal/clock"
 )
 
-// frameTap keeps a real camera's frames for the pictures: the frame loop offers it every frame,
-// and it copies one only when a picture is asked for, or once a keepEvery (so that a camera
-// that stopped still shows its last frame).
+// frameTap keeps the frames of a camera that does not watch yet, for the pictures: the frame
+// loop offers it every frame, and it copies one only when a picture is asked for, or once a
+// keepEvery (so that a camera that stopped still shows its last frame). Its time is clk's.
 type frameTap struct {
-	now       func() time.Time
+	clk       clock.Clock
 	keepEvery time.Duration
 
 	mu     sync.Mutex
@@ -29,7 +29,7 @@ type frameTap struct {
 func (t *frameTap) offer(frame gocv.Mat) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	now := t.now()
+	now := t.clk.Now()
 	if t.closed || (t.asked == nil && !t.lastAt.IsZero() && now.Sub(t.lastAt) < t.keepEvery) {
 		return
 	}
@@ -45,7 +45,7 @@ func (t *frameTap) offer(frame gocv.Mat) {
 }
 
 // latest waits up to wait for the camera's next frame; failing it, the last one kept.
-func (t *frameTap) latest(ctx context.Context, wait time.Duration) watch.LatestFrame {
+func (t *frameTap) latest(ctx context.Context, wait time.Duration) LatestFrame {
 	return func(dst *gocv.Mat) error {
 		t.mu.Lock()
 		if t.asked == nil {
@@ -53,11 +53,11 @@ func (t *frameTap) latest(ctx context.Context, wait time.Duration) watch.LatestF
 		}
 		asked := t.asked
 		t.mu.Unlock()
-		timer := time.NewTimer(wait)
+		timer, fired := t.clk.NewTimer(wait)
 		defer timer.Stop()
 		select {
 		case <-asked:
-		case <-timer.C:
+		case <-fired:
 		case <-ctx.Done():
 			return ctx.Err()
 		}
