@@ -24,6 +24,9 @@ type candidate struct {
 	// no rack showed: this act and the candidate just before it in the list are one motion,
 	// played one straight after the other.
 	atOnce bool
+	// declares: the act is a Mah Jongg a player declared (a command waiting to be judged), dated
+	// when they said it, not a reading.
+	declares bool
 }
 
 // seatPicture is one seat's racks as they differ from the game, worked down as acts explain them.

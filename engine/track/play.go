@@ -19,7 +19,7 @@ func (t *Tracker) explainAndPlay() []Step {
 	if len(cands) == 0 {
 		return nil
 	}
-	order := t.bestOrder(cands)
+	cands, order := t.orderWithDeclarations(cands)
 	for _, i := range order {
 		t.debugf("%v [seq %d, seat %d to %s] candidate %s at %v", t.now.Format("15:04:05.000"), t.state.Seq, t.state.Turn, t.state.Phase, cands[i].act.Notation(), cands[i].at.Format("15:04:05.000"))
 	}
@@ -37,6 +37,18 @@ func (t *Tracker) explainAndPlay() []Step {
 		}
 		if c.act.Act == game.ActDiscard && t.declaring(c.act.Seat, t.landedAt(c)) {
 			break // the seat said "Mah Jongg!" first, then threw: the declaration is judged first, then the throw and what came after it
+		}
+		if c.declares {
+			st, err := t.play(c.act, "command")
+			if err != nil {
+				break // judged by runCommands on the racks it settles into
+			}
+			t.commands = slices.DeleteFunc(t.commands, func(d Command) bool {
+				return d.Kind == CmdMahJongg && d.Seat == c.act.Seat && d.At.Equal(c.at)
+			})
+			st.Shown = c.at
+			steps = append(steps, st)
+			continue
 		}
 		key := c.act.String()
 		if at, ok := t.refused[key]; ok && !t.changed[c.act.Seat].After(at) {
@@ -62,6 +74,36 @@ func (t *Tracker) explainAndPlay() []Step {
 	t.seen = dropIndexes(t.seen, usedSeen)
 	t.taken = dropIndexes(t.taken, usedTaken)
 	return steps
+}
+
+// orderWithDeclarations orders the acts the readings show with the Mah Jongg declarations
+// waiting to be judged. The player's word dates the first declaration: the acts read before
+// it, then it, if it is a Mah Jongg there; what was read after it is explained again on the
+// game after it (a tile laid down in the hand, unread, and one of its face picked into the
+// other rack are no move between the racks; a pick made after "Mah Jongg!" no pick before
+// it). Otherwise the acts are ordered without the declarations, and runCommands judges each
+// on the racks it settles into, as the players laid the hand down.
+func (t *Tracker) orderWithDeclarations(cands []candidate) ([]candidate, []int) {
+	with := slices.Clone(cands)
+	for _, c := range t.commands {
+		if c.Kind == CmdMahJongg {
+			with = append(with, candidate{act: game.Action{Seat: c.Seat, Act: game.ActMahJongg, Rack: c.Rack}, at: c.At, seen: -1, taken: -1, declares: true})
+		}
+	}
+	if len(with) == len(cands) {
+		return cands, t.bestOrder(cands)
+	}
+	natural := naturalOrder(with)
+	k := slices.IndexFunc(natural, func(i int) bool { return with[i].declares })
+	var prefix []candidate
+	for _, i := range natural[:k+1] {
+		prefix = append(prefix, with[i])
+	}
+	order := append(t.bestOrder(prefix[:k]), k)
+	if sc := t.score(prefix, order); sc.played == len(order) && !slices.Contains(sc.faulty, k) {
+		return prefix, order
+	}
+	return cands, t.bestOrder(cands)
 }
 
 // landedAt is when a discard's tile landed in the discards, as the camera dates it (a rack's
@@ -208,16 +250,7 @@ const orderWindow = 700 * time.Millisecond
 // faults; ties go to the natural order of a turn (deals, calls, draws, flowers, exchanges, fixes, moves,
 // discards).
 func (t *Tracker) bestOrder(cands []candidate) []int {
-	natural := make([]int, len(cands))
-	for i := range natural {
-		natural[i] = i
-	}
-	slices.SortStableFunc(natural, func(a, b int) int {
-		if d := cands[a].at.Sub(cands[b].at); d <= -orderWindow || d >= orderWindow {
-			return cands[a].at.Compare(cands[b].at)
-		}
-		return actRank(cands[a].act.Act) - actRank(cands[b].act.Act)
-	})
+	natural := naturalOrder(cands)
 	if len(cands) == 1 || len(cands) > maxPermuted {
 		return natural
 	}
@@ -228,6 +261,22 @@ func (t *Tracker) bestOrder(cands []candidate) []int {
 		}
 	})
 	return best
+}
+
+// naturalOrder is cands in the order their evidence was read, where far enough apart to tell,
+// and otherwise in the natural order of a turn.
+func naturalOrder(cands []candidate) []int {
+	natural := make([]int, len(cands))
+	for i := range natural {
+		natural[i] = i
+	}
+	slices.SortStableFunc(natural, func(a, b int) int {
+		if d := cands[a].at.Sub(cands[b].at); d <= -orderWindow || d >= orderWindow {
+			return cands[a].at.Compare(cands[b].at)
+		}
+		return actRank(cands[a].act.Act) - actRank(cands[b].act.Act)
+	})
+	return natural
 }
 
 // orderScore rates an order: acts played, then acts out of the order their evidence shows,

@@ -212,9 +212,17 @@ func (p *Players) stalled(t Referee, now time.Time) error {
 	for _, q := range t.Questions() {
 		qs = append(qs, q.Text)
 	}
-	return fmt.Errorf("players: game %s stuck: %s since %v (the players played %d acts, the last %v; the table %d, seat %d to %s, %d in the wall; questions %q)",
-		t.GameID(), what, now.Sub(since), len(played), played[max(0, len(played)-3):], g.Seq, g.Turn, g.Phase, g.WallLeft, qs)
+	var last []string
+	for _, a := range played[max(0, len(played)-stuckShown):] {
+		last = append(last, a.Notation())
+	}
+	return fmt.Errorf("players: game %s stuck: %s since %v (the players played %d acts, the last %q; the table %d, seat %d to %s, %d in the wall; questions %q)",
+		t.GameID(), what, now.Sub(since), len(played), last, g.Seq, g.Turn, g.Phase, g.WallLeft, qs)
 }
+
+// stuckShown is how many of the players' last acts a stall names: enough to reach back past
+// the acts the table missed.
+const stuckShown = 8
 
 // answerAfter is how long the players let a question stand, or the table lag behind a game they
 // have finished, before they do what people at a table do: enter the act the sensors missed by
