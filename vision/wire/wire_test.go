@@ -52,7 +52,7 @@ func TestBadRequestsSayWhy(t *testing.T) {
 	for _, c := range []struct{ line, want string }{
 		{``, "empty line"},
 		{`put 5D`, "invalid character"},
-		{`{"op":"jump","at":"2026-11-23T19:00:00Z"}`, `op "jump": want put, take, clear, lay, ping, snapshot or preview`},
+		{`{"op":"jump","at":"2026-11-23T19:00:00Z"}`, `op "jump": want put, take, clear, lay, ping, snapshot, preview, capture, show or check`},
 		{`{"op":"put","at":"2026-11-23T19:00:00Z"}`, "put needs a face"},
 		{`{"op":"put","face":"5Q","at":"2026-11-23T19:00:00Z"}`, `"5Q" (want 1B..9B`},
 		{`{"op":"put","face":"5D"}`, "put needs at"},
