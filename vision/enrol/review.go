@@ -49,18 +49,15 @@ func (l LookAlike) String() string {
 // of different faces whose closest crops are at least limit alike, most alike first. A crop of
 // one may then be answered as the other: enrol a clearer crop of each, or check the set's tiles.
 func LookAlikes(c *classify.Classifier, dir string, items []labels.Item, limit float32) ([]LookAlike, error) {
-	exs := make([]classify.Example, len(items))
-	for i, it := range items {
-		m, err := classify.ReadCrop(dir, it)
-		if err != nil {
-			return nil, fmt.Errorf("enrol: %w", err)
-		}
-		exs[i], err = c.Example(it.Tile, m)
-		m.Close()
-		if err != nil {
-			return nil, fmt.Errorf("enrol: %s: %w", it.Image, err)
-		}
+	exs, _, err := embed(c, dir, items, false)
+	if err != nil {
+		return nil, err
 	}
+	return lookAlikes(exs, items, limit), nil
+}
+
+// lookAlikes are the pairs of different faces whose closest examples are at least limit alike.
+func lookAlikes(exs []classify.Example, items []labels.Item, limit float32) []LookAlike {
 	closest := map[[2]tile.Face]LookAlike{}
 	for i := range items {
 		for j := i + 1; j < len(items); j++ {
@@ -85,5 +82,5 @@ func LookAlikes(c *classify.Classifier, dir string, items []labels.Item, limit f
 	slices.SortFunc(out, func(x, y LookAlike) int {
 		return cmp.Or(cmp.Compare(y.Similarity, x.Similarity), cmp.Compare(x.A, y.A), cmp.Compare(x.B, y.B))
 	})
-	return out, nil
+	return out
 }
