@@ -47,7 +47,7 @@ func enrollCamera(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err != nil || len(want) == 0 || fs.NArg() > 0 {
 		return fmt.Errorf("%w: want a list of faces (%v)", errUsage, err)
 	}
-	if lack := enrol.Missing(want, required); len(lack) > 0 {
+	if lack := labels.Missing(want, required); len(lack) > 0 {
 		return fmt.Errorf("%w: --faces lacks %s: the card uses them (and every set has jokers), and the camera names only faces it was shown", errUsage, tile.Format(lack))
 	}
 	dir, err := outPath(*outFlag, *data, defaultEnrolled)
@@ -131,7 +131,7 @@ func requiredFaces(path string) ([]tile.Face, error) {
 	if err != nil {
 		return nil, err
 	}
-	return enrol.Required(c.Card.Faces()), nil
+	return labels.Required(c.Card.Faces()), nil
 }
 
 // reviewEnrolment checks the enrolment with the built-in network (enrol.Review) and warns about

@@ -21,7 +21,8 @@ import (
 
 // A real camera on a new table has no calibration and no enrolled faces yet, and the set-up
 // page needs its frames to make them: until both are there the worker shows its frames
-// (snapshot, preview) and says, as its status, what is missing; it watches nothing.
+// (snapshot, preview), captures faces to enrol and checks them (capture, check), and says, as
+// its status, what is missing; it watches nothing.
 
 // unready says what a real camera's worker lacks to watch the game ("": nothing).
 func unready(f watchFlags) string {
@@ -29,7 +30,7 @@ func unready(f watchFlags) string {
 		return fmt.Sprintf("the discard area is not calibrated (no %s): set its corners in the set-up page's Camera section", f.calib)
 	}
 	if _, err := os.Stat(f.enrolled); errors.Is(err, fs.ErrNotExist) {
-		return fmt.Sprintf("the table's faces are not enrolled (no %s): siamesed enroll camera --out %s", f.enrolled, f.enrolled)
+		return fmt.Sprintf("the table's faces are not enrolled (no %s): enrol them in the set-up page's Camera section, or siamesed enroll camera --out %s", f.enrolled, f.enrolled)
 	}
 	return ""
 }
@@ -55,9 +56,15 @@ func watchUnready(ctx context.Context, stdin io.Reader, out *wire.Writer, f watc
 	refuse := func(q wire.Request) ([]wire.Reply, error) {
 		return nil, fmt.Errorf("the camera does not watch yet: %s", why)
 	}
-	ops := watch.PictureOps(tap.latest(ctx, 2*time.Second))
+	latest := tap.latest(ctx, 2*time.Second)
+	capture := watch.NewCapturer(latest, nil, f.tileW) // latest waits for the next frame itself
+	defer capture.Close()
+	ops := watch.PictureOps(latest)
+	for op, h := range watch.EnrolOps(capture) {
+		ops[op] = h
+	}
 	ops[wire.OpPing] = func(wire.Request) ([]wire.Reply, error) { return nil, nil }
-	for _, op := range []wire.Op{wire.OpPut, wire.OpTake, wire.OpClear, wire.OpLay} {
+	for _, op := range []wire.Op{wire.OpPut, wire.OpTake, wire.OpClear, wire.OpLay, wire.OpShow} {
 		ops[op] = refuse
 	}
 	err := watch.Serve(ctx, stdin, out, ops)
