@@ -79,7 +79,7 @@ func (s *Server) enrolment(w http.ResponseWriter) (Enrolment, []tile.Face, strin
 }
 
 func (s *Server) facesOut(e Enrolment, req []tile.Face, which string) facesOut {
-	out := facesOut{Dir: e.Dir, Card: which, Required: req, Left: labels.Missing(e.Faces(), req), Enrolled: []enrolled{}}
+	out := facesOut{Dir: e.Dir, Card: which, Required: req, Left: append([]tile.Face{}, labels.Missing(e.Faces(), req)...), Enrolled: []enrolled{}}
 	for _, f := range e.Faces() {
 		out.Enrolled = append(out.Enrolled, enrolled{Face: f, Image: e.Image(f)})
 	}

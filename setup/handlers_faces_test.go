@@ -94,9 +94,17 @@ func TestFacesEnrolment(t *testing.T) {
 	if got := tile.Format(faceList(out["left"])); got != "S W N J" {
 		t.Errorf("left after E: %s", got)
 	}
+	expect("check too soon", "POST", "/api/setup/camera/faces/check", map[string]any{}, 409, "4 faces are still to enrol")
+	for _, f := range []string{"S", "W", "N", "J"} {
+		expect("capture "+f, "POST", "/api/setup/camera/faces/capture", map[string]any{"face": f}, 200, "")
+		out = expect("accept "+f, "POST", "/api/setup/camera/faces/accept", map[string]any{"face": f}, 200, "")
+	}
+	if left, ok := out["left"].([]any); !ok || len(left) != 0 {
+		t.Errorf("every face enrolled: left %v, want an empty list", out["left"])
+	}
 	expect("accept E twice", "POST", "/api/setup/camera/faces/accept", map[string]any{"face": "E"}, 409, "capture E first")
 	faces, imgs := enrolledFiles(t, dir)
-	if faces != "E=001-E.jpg" || len(imgs) != 1 {
+	if !strings.HasPrefix(faces, "E=001-E.jpg S=001-S.jpg") || len(imgs) != 5 {
 		t.Fatalf("E accepted: %q %v", faces, imgs)
 	}
 	expect("capture E again", "POST", "/api/setup/camera/faces/capture", map[string]any{"face": "E"}, 200, "")
@@ -104,18 +112,17 @@ func TestFacesEnrolment(t *testing.T) {
 	if out["already"] != true {
 		t.Errorf("E without replace: %v, want already", out)
 	}
-	if f, i := enrolledFiles(t, dir); f != faces || len(i) != 1 {
+	if f, i := enrolledFiles(t, dir); f != faces || len(i) != 5 {
 		t.Fatalf("E without replace changed %q %v", f, i)
 	}
 	expect("E replaced", "POST", "/api/setup/camera/faces/accept", map[string]any{"face": "E", "replace": true}, 200, "")
-	if f, i := enrolledFiles(t, dir); f != "E=002-E.jpg" || len(i) != 1 || i[0] != "002-E.jpg" {
+	if f, i := enrolledFiles(t, dir); !strings.HasSuffix(f, "J=001-J.jpg E=002-E.jpg") || len(i) != 5 || i[0] != "001-J.jpg" {
 		t.Fatalf("E replaced: %q %v", f, i)
 	}
-	expect("check too soon", "POST", "/api/setup/camera/faces/check", map[string]any{}, 409, "4 faces are still to enrol")
 	if cam.reloads != 1 {
 		t.Errorf("%d reloads before the check, want 1 (the corners)", cam.reloads)
 	}
-	if strings.Join(cam.asked, "") != "EETTT" {
+	if strings.Join(cam.asked, "") != "EETTTTTTT" {
 		t.Errorf("captures asked %s", strings.Join(cam.asked, ""))
 	}
 }
