@@ -163,3 +163,28 @@ func (s *Server) savedArea() (area.Calibration, error) {
 	}
 	return *c, nil
 }
+
+// facesChecks is the Faces check where a camera worker runs: every face the card needs enrolled
+// (the simulated camera enrols its own).
+func (s *Server) facesChecks() []Check {
+	if s.o.Camera == nil {
+		return nil
+	}
+	return []Check{{Name: "Faces", Ready: func() (bool, string) {
+		if s.o.CameraName == "sim" {
+			return true, "the simulated camera enrols every face itself (Enrol faces walks it as at a real table)"
+		}
+		req, which, err := s.requiredFaces()
+		if err != nil {
+			return false, fmt.Sprintf("the faces to enrol are not known: %v", err)
+		}
+		e, err := ReadEnrolment(s.o.EnrolmentDir)
+		if err != nil {
+			return false, err.Error()
+		}
+		if left := labels.Missing(e.Faces(), req); len(left) > 0 {
+			return false, fmt.Sprintf("%d of %d faces are still to enrol (%s): Enrol faces in the Camera section", len(left), len(req), tile.Format(left))
+		}
+		return true, fmt.Sprintf("every face of %s and J is enrolled (%s)", which, e.Dir)
+	}}}
+}

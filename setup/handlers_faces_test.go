@@ -95,12 +95,18 @@ func TestFacesEnrolment(t *testing.T) {
 		t.Errorf("left after E: %s", got)
 	}
 	expect("check too soon", "POST", "/api/setup/camera/faces/check", map[string]any{}, 409, "4 faces are still to enrol")
+	if c := check(t, h, cookie, "Faces"); c["ready"] != false || !strings.Contains(c["text"].(string), "4 of 5 faces are still to enrol (S W N J)") {
+		t.Errorf("the Faces check with E enrolled: %v", c)
+	}
 	for _, f := range []string{"S", "W", "N", "J"} {
 		expect("capture "+f, "POST", "/api/setup/camera/faces/capture", map[string]any{"face": f}, 200, "")
 		out = expect("accept "+f, "POST", "/api/setup/camera/faces/accept", map[string]any{"face": f}, 200, "")
 	}
 	if left, ok := out["left"].([]any); !ok || len(left) != 0 {
 		t.Errorf("every face enrolled: left %v, want an empty list", out["left"])
+	}
+	if c := check(t, h, cookie, "Faces"); c["ready"] != true || !strings.Contains(c["text"].(string), "Four Winds Card") {
+		t.Errorf("the Faces check with every face enrolled: %v", c)
 	}
 	expect("accept E twice", "POST", "/api/setup/camera/faces/accept", map[string]any{"face": "E"}, 409, "capture E first")
 	faces, imgs := enrolledFiles(t, dir)
