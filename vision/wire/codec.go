@@ -111,33 +111,6 @@ func ParseRequest(line []byte) (Request, error) {
 	return r, r.check()
 }
 
-// warps says whether op looks through corners not necessarily saved: preview and capture.
-func warps(op Op) bool { return op == OpPreview || op == OpCapture }
-
-// readArea reads a preview's or capture's corners and view size: four corners of two numbers
-// each, and nothing of the kind in any other request.
-func readArea(r *Request, j requestJSON) error {
-	has := j.Corners != nil || j.Width != 0 || j.Height != 0
-	switch {
-	case !warps(r.Op) && has:
-		return bad("%s takes no corners, width or height", orUnknown(r.Op))
-	case !warps(r.Op):
-		return nil
-	case len(j.Corners) != 4:
-		return bad("%s: %d corners: want 4 (top-left, top-right, bottom-right, bottom-left)", r.Op, len(j.Corners))
-	case j.Width == 0 || j.Height == 0:
-		return bad("%s needs width and height, the top-down view's size", r.Op)
-	}
-	for i, c := range j.Corners {
-		if len(c) != 2 {
-			return bad("%s: corner %d has %d numbers: want x, y", r.Op, i, len(c))
-		}
-		r.Area.Corners[i] = [2]float64{c[0], c[1]}
-	}
-	r.Area.Width, r.Area.Height = j.Width, j.Height
-	return nil
-}
-
 // timed says whether op moves tiles, and so says when.
 func timed(op Op) bool {
 	switch op {

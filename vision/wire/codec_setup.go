@@ -7,7 +7,7 @@ import (
 	"github.com/siamesetable/siamesed/engine/tile"
 )
 
-// The set-up page's enrolment requests and the check's reply: what each may hold.
+// The set-up page's requests and the check's reply: what each may hold.
 
 // checkSetup checks what only capture, show and check hold: empty, faces, dir.
 func (r Request) checkSetup() error {
@@ -30,7 +30,7 @@ func (r Reply) checkChecked() error {
 		return bad("checked: no crops")
 	}
 	for i, c := range r.Crops {
-		if c.Image == "" || c.Face >= tile.NumFaces || (c.As >= tile.NumFaces && c.As != tile.NoFace) {
+		if c.Image == "" || c.Face >= tile.NumFaces || c.As >= tile.NumFaces {
 			return bad("checked: crop %d (%q): want an image and faces", i, c.Image)
 		}
 	}
@@ -40,5 +40,32 @@ func (r Reply) checkChecked() error {
 			return bad("checked: alike pair %d (%v, %v): want two images, two faces and a similarity from -1 to 1", i, a.A, a.B)
 		}
 	}
+	return nil
+}
+
+// warps says whether op looks through corners not necessarily saved: preview and capture.
+func warps(op Op) bool { return op == OpPreview || op == OpCapture }
+
+// readArea reads a preview's or capture's corners and view size: four corners of two numbers
+// each, and nothing of the kind in any other request.
+func readArea(r *Request, j requestJSON) error {
+	has := j.Corners != nil || j.Width != 0 || j.Height != 0
+	switch {
+	case !warps(r.Op) && has:
+		return bad("%s takes no corners, width or height", orUnknown(r.Op))
+	case !warps(r.Op):
+		return nil
+	case len(j.Corners) != 4:
+		return bad("%s: %d corners: want 4 (top-left, top-right, bottom-right, bottom-left)", r.Op, len(j.Corners))
+	case j.Width == 0 || j.Height == 0:
+		return bad("%s needs width and height, the top-down view's size", r.Op)
+	}
+	for i, c := range j.Corners {
+		if len(c) != 2 {
+			return bad("%s: corner %d has %d numbers: want x, y", r.Op, i, len(c))
+		}
+		r.Area.Corners[i] = [2]float64{c[0], c[1]}
+	}
+	r.Area.Width, r.Area.Height = j.Width, j.Height
 	return nil
 }

@@ -153,7 +153,7 @@ type Reply struct {
 	Alike []Alike
 }
 
-// Recognised is one enrolled crop (Image, of Face) as the model names it (As; NoFace: none)
+// Recognised is one enrolled crop (Image, of Face) as the model names it (As, its nearest face)
 // against the rest of the enrolment, and whether it is sure.
 type Recognised struct {
 	Image string    `json:"image"`
