@@ -1,7 +1,6 @@
 package daemon
 
 import (
-	"errors"
 	"fmt"
 	"time"
 
@@ -16,8 +15,25 @@ import (
 // the moves queued before it.
 const pictureWait = 20 * time.Second
 
-// picture asks the worker for a snapshot or preview and waits up to wait for the picture.
+// workerError is an error line the worker answered a request with: it names what was wrong
+// with the request (no tile to capture, say), not the worker.
+type workerError struct{ msg string }
+
+func (e *workerError) Error() string { return e.msg }
+
+// picture asks the worker for a snapshot, preview or capture and waits up to wait for the
+// picture.
 func (e *visionEyes) picture(q wire.Request, wait time.Duration) (wire.Reply, error) {
+	rep, err := e.request(q, wait)
+	if err == nil && rep.Kind != wire.KindPicture {
+		err = fmt.Errorf("the camera worker answered %s without a picture", q.Op)
+	}
+	return rep, err
+}
+
+// request sends q to the worker and waits up to wait for its answer: a picture or checked
+// reply, or done; an error line is a *workerError.
+func (e *visionEyes) request(q wire.Request, wait time.Duration) (wire.Reply, error) {
 	e.mu.Lock()
 	_ = e.ensure(e.clk.Now()) // a failure is the camera's status, said below
 	p := e.proc
@@ -45,13 +61,10 @@ func (e *visionEyes) picture(q wire.Request, wait time.Duration) (wire.Reply, er
 	defer timer.Stop()
 	select {
 	case rep := <-ch:
-		switch rep.Kind {
-		case wire.KindPicture:
-			return rep, nil
-		case wire.KindError:
-			return wire.Reply{}, errors.New(rep.Error)
+		if rep.Kind == wire.KindError {
+			return wire.Reply{}, &workerError{rep.Error}
 		}
-		return wire.Reply{}, fmt.Errorf("the camera worker answered %s without a picture", q.Op)
+		return rep, nil
 	case <-timer.C:
 		e.mu.Lock()
 		delete(e.pictures, line)
@@ -60,11 +73,12 @@ func (e *visionEyes) picture(q wire.Request, wait time.Duration) (wire.Reply, er
 	}
 }
 
-// heardPicture hands a reply to the picture waiting for it: a picture answers the oldest
-// request not yet done; done or error, the request on its line. The caller holds e.mu.
+// heardPicture hands a reply to the request waiting for it: a picture or checked reply answers
+// the oldest request not yet done; done or error, the request on its line. The caller holds
+// e.mu.
 func (e *visionEyes) heardPicture(rep wire.Reply) {
 	line := rep.Line
-	if rep.Kind == wire.KindPicture {
+	if rep.Kind == wire.KindPicture || rep.Kind == wire.KindChecked {
 		line = e.answered + 1
 	}
 	if ch, ok := e.pictures[line]; ok {

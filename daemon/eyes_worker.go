@@ -169,7 +169,7 @@ func (e *visionEyes) hear(rep wire.Reply) {
 		e.queue = append(e.queue, track.DiscardReading{Seen: rep.Kind == wire.KindSeen, Face: rep.Face, Known: rep.Known, At: rep.At})
 	case wire.KindStatus:
 		e.setStatus(rep.Working, rep.Problem)
-	case wire.KindPicture:
+	case wire.KindPicture, wire.KindChecked:
 		e.heardPicture(rep)
 	case wire.KindError:
 		e.log.Warn("camera worker", "line", rep.Line, "err", rep.Error)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/siamesetable/siamesed/configs"
+	"github.com/siamesetable/siamesed/engine/tile"
 	"github.com/siamesetable/siamesed/engine/track"
 	"github.com/siamesetable/siamesed/hw/build"
 	"github.com/siamesetable/siamesed/hw/rack"
@@ -40,6 +41,9 @@ type Options struct {
 	// SimTable, when set, hears a simulated table once it is laid out: a test's hands set
 	// tiles on its readers as a person would (setup_racks.go).
 	SimTable func(*simtable.Table)
+	// SimCamera, when set, hears how to lay faces alone in the simulated camera's discard area
+	// (camera: sim): a test's hands lay a tile to enrol on the set-up page as a person would.
+	SimCamera func(show func(...tile.Face) error)
 }
 
 // Health is the sensors' state, per rack zone and for the camera and journal.

@@ -18,6 +18,12 @@ type Camera interface {
 	Preview(c area.Calibration) (Picture, error)
 	// Reload has the camera take the calibration just saved, and says how.
 	Reload() (string, error)
+	// Capture captures through a: with empty, the empty discard area (the view tiles are found
+	// against); otherwise the one tile lying there, as its crop. A capture refused as bad input
+	// (no tile, more than one, not still) wraps ErrRefused.
+	Capture(a area.Calibration, empty bool) (Picture, error)
+	// Check checks the enrolment folder dir with the model.
+	Check(dir string) (Checked, error)
 	// Health is the camera's state in words: "working", or its problem (a new table's camera
 	// says what it still needs: the corners, the faces).
 	Health() string

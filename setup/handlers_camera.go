@@ -56,7 +56,11 @@ type frameSize struct {
 }
 
 func (s *Server) cameraRoutes(mux *http.ServeMux) {
-	for pattern, h := range s.cameraAPI() {
+	api := s.cameraAPI()
+	for pattern, h := range s.facesAPI() {
+		api[pattern] = h
+	}
+	for pattern, h := range api {
 		if strings.HasPrefix(pattern, "POST ") {
 			mux.Handle(pattern, s.changes(s.owner(h)))
 		} else {

@@ -25,6 +25,34 @@ type fakeCamera struct {
 	previews []area.Calibration
 	reloads  int
 	down     error
+	// The enrolment: what the next captures answer (in turn; none left: a crop), the
+	// captures asked for (E: empty), and what a check answers.
+	captures []captured
+	asked    []string
+	checked  Checked
+}
+
+type captured struct {
+	p   Picture
+	err error
+}
+
+func (c *fakeCamera) Capture(a area.Calibration, empty bool) (Picture, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.asked = append(c.asked, map[bool]string{true: "E", false: "T"}[empty])
+	if len(c.captures) == 0 {
+		return Picture{Width: 40, Height: 56, JPEG: []byte{0xff, 0xd8, 0xff, byte(len(c.asked))}}, nil
+	}
+	next := c.captures[0]
+	c.captures = c.captures[1:]
+	return next.p, next.err
+}
+
+func (c *fakeCamera) Check(dir string) (Checked, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.checked, c.down
 }
 
 func (c *fakeCamera) Snapshot() (Picture, error) {
@@ -51,7 +79,8 @@ func (c *fakeCamera) Reload() (string, error) {
 
 // newCameraHarness is newHarness with a camera: a 1120x864 frame, its calibration to be saved
 // under the data directory (cam nil: no worker runs, as with camera: direct).
-func newCameraHarness(t *testing.T, cam *fakeCamera) (*harness, string) {
+// prepare, if any, runs on the data directory before the server opens it.
+func newCameraHarness(t *testing.T, cam *fakeCamera, prepare ...func(dir string)) (*harness, string) {
 	t.Helper()
 	h := &harness{t: t, clk: newNow(), dir: t.TempDir(), log: &bytes.Buffer{}, logMu: &sync.Mutex{},
 		table: &fakeTable{playing: Playing{Rules: "siamese", Card: "Siamese Table Example Card", Names: []string{"East", "West"}}}}
@@ -61,7 +90,8 @@ func newCameraHarness(t *testing.T, cam *fakeCamera) (*harness, string) {
 	}
 	file := filepath.Join(h.dir, "camera", "calibration.yaml")
 	o := Options{DataDir: h.dir, Owner: h.owner, Now: h.clk.now, Table: h.table, Broker: "none", Config: Settings{Rules: "siamese"}, Seats: 2,
-		CameraName: "/dev/video0", CalibrationFile: file, Log: slog.New(slog.NewTextHandler(lockedBuf{h.logMu, h.log}, nil))}
+		CameraName: "/dev/video0", CalibrationFile: file, EnrolmentDir: filepath.Join(h.dir, "camera", "enrolled"),
+		Log: slog.New(slog.NewTextHandler(lockedBuf{h.logMu, h.log}, nil))}
 	if cam != nil {
 		cam.frame = Picture{Width: 1120, Height: 864, JPEG: []byte{0xff, 0xd8, 0xff, 0xe0}}
 		o.Camera = cam
@@ -69,6 +99,9 @@ func newCameraHarness(t *testing.T, cam *fakeCamera) (*harness, string) {
 		o.CameraName = "direct"
 	}
 	o.Checks = append(o.Checks, CameraCheck(o))
+	for _, p := range prepare {
+		p(h.dir)
+	}
 	s, err := New(o)
 	if err != nil {
 		t.Fatal(err)

@@ -39,7 +39,7 @@ func (s *Server) status(w http.ResponseWriter, r *http.Request) {
 	saved := s.saved
 	s.mu.Unlock()
 	st := status{Ready: true, Playing: playing, Saved: saved, Config: s.o.Config, ConfigFile: s.o.ConfigFile, Rulesets: infos, Broker: s.o.Broker}
-	for _, c := range append([]Check{{Name: "Table settings", Ready: s.settingsReady}}, s.o.Checks...) {
+	for _, c := range append(append([]Check{{Name: "Table settings", Ready: s.settingsReady}}, s.o.Checks...), s.facesChecks()...) {
 		ok, text := c.Ready()
 		st.Checks = append(st.Checks, checkOut{Name: c.Name, Ready: ok, Text: text})
 		st.Ready = st.Ready && ok

@@ -20,6 +20,9 @@ type Options struct {
 	Camera          Camera
 	CameraName      string
 	CalibrationFile string
+	// EnrolmentDir is where the faces enrolled in the Camera section are saved, an absolute
+	// path (handlers_faces.go).
+	EnrolmentDir string
 
 	DataDir string
 	Owner   Owner
@@ -47,7 +50,8 @@ type Server struct {
 	joinsAll *Limiter // join attempts, everyone together
 	seats    *Seats
 	csrf     *http.CrossOriginProtection
-	cam      camState // the Camera section's last frame
+	cam      camState   // the Camera section's last frame
+	fc       facesState // the Camera section's enrolment under way
 
 	mu    sync.Mutex // one settings change at a time
 	saved *Settings

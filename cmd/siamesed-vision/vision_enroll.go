@@ -14,7 +14,6 @@ import (
 	"github.com/siamesetable/siamesed/configs"
 	"github.com/siamesetable/siamesed/engine/tile"
 	"github.com/siamesetable/siamesed/vision/calib"
-	"github.com/siamesetable/siamesed/vision/classify"
 	"github.com/siamesetable/siamesed/vision/detect"
 	"github.com/siamesetable/siamesed/vision/enrol"
 	"github.com/siamesetable/siamesed/vision/labels"
@@ -48,7 +47,7 @@ func enrollCamera(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err != nil || len(want) == 0 || fs.NArg() > 0 {
 		return fmt.Errorf("%w: want a list of faces (%v)", errUsage, err)
 	}
-	if lack := enrol.Missing(want, required); len(lack) > 0 {
+	if lack := labels.Missing(want, required); len(lack) > 0 {
 		return fmt.Errorf("%w: --faces lacks %s: the card uses them (and every set has jokers), and the camera names only faces it was shown", errUsage, tile.Format(lack))
 	}
 	dir, err := outPath(*outFlag, *data, defaultEnrolled)
@@ -132,26 +131,21 @@ func requiredFaces(path string) ([]tile.Face, error) {
 	if err != nil {
 		return nil, err
 	}
-	return enrol.Required(c.Card.Faces()), nil
+	return labels.Required(c.Card.Faces()), nil
 }
 
-// reviewEnrolment warns, naming the pair and how alike, about enrolled faces the built-in network
-// holds alike: at the table a crop of one may be answered as the other.
+// reviewEnrolment checks the enrolment with the built-in network (enrol.Review) and warns about
+// each crop not named back as its own face, and each pair of faces held alike: at the table a
+// crop of one may be answered as the other.
 func reviewEnrolment(dir string, stderr io.Writer) error {
-	items, err := labels.Read(dir)
+	r, err := enrol.Review(dir)
 	if err != nil {
 		return err
 	}
-	c, err := classify.NewNet("")
-	if err != nil {
-		return err
+	for _, c := range r.Misread() {
+		fmt.Fprintf(stderr, "enroll: warning: %s, enrolled as %v, is named back as %v (sure: %v): enrol a clearer crop of it, or check it is the face named\n", c.Image, c.Face, c.As, c.Known)
 	}
-	defer c.Close()
-	pairs, err := enrol.LookAlikes(c, dir, items, classify.NetLookAlike)
-	if err != nil {
-		return err
-	}
-	for _, p := range pairs {
+	for _, p := range r.Alike {
 		fmt.Fprintf(stderr, "enroll: warning: %v: a tile of one may be taken for the other; enrol a clearer crop of each, or check they are the faces named\n", p)
 	}
 	return nil

@@ -19,5 +19,5 @@ func watchUnready(ctx context.Context, stdin io.Reader, out *wire.Writer, f watc
 		return fmt.Errorf("%w: --source: %v", errUsage, err)
 	}
 	return watch.ServeUnready(ctx, stdin, watch.UnreadyConfig{Open: func() (source.Source, error) { return source.OpenSpec(spec) },
-		Live: spec.Live(), Why: func() string { return watch.Missing(f.calib, f.enrolled) }, Every: f.every, Clock: clock.Real{}, Out: out})
+		Live: spec.Live(), TileW: f.tileW, Why: func() string { return watch.Missing(f.calib, f.enrolled) }, Every: f.every, Clock: clock.Real{}, Out: out})
 }

@@ -182,6 +182,7 @@
     showProblems(r.body);
     if (!r.ok) { say('camera-result', 'error', r.body.error || 'refused'); return; }
     say('camera-result', 'note', 'Saved in ' + r.body.file + ': ' + r.body.reloaded + '.');
+    if (window.siameseSetup.facesWake) window.siameseSetup.facesWake(); // the faces are captured through them
     const c = await api('GET', 'camera');
     if (c.ok) note(shown.info = c.body);
   });

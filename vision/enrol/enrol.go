@@ -57,7 +57,7 @@ func FromLabelled(src, out string, want []tile.Face) (n int, missing []tile.Face
 	for i, it := range written {
 		have[i] = it.Tile
 	}
-	return len(written), Missing(have, want), nil
+	return len(written), labels.Missing(have, want), nil
 }
 
 // cut reads one photo, turns it portrait, centres it on the tile and writes it at crop size.

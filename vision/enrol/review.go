@@ -10,29 +10,6 @@ import (
 	"github.com/siamesetable/siamesed/vision/labels"
 )
 
-// Required are the faces a table must enrol before play: every face its card uses and the
-// joker, which the card never names but every American set holds. A face never enrolled is
-// answered unknown at best, so the table would ask about every one of them.
-func Required(cardFaces []tile.Face) []tile.Face {
-	out := slices.Clone(cardFaces)
-	if !slices.Contains(out, tile.Joker) {
-		out = append(out, tile.Joker)
-	}
-	slices.Sort(out)
-	return slices.Compact(out)
-}
-
-// Missing are the faces of want not in have, in want's order, each once.
-func Missing(have, want []tile.Face) []tile.Face {
-	var out []tile.Face
-	for _, f := range want {
-		if !slices.Contains(have, f) && !slices.Contains(out, f) {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
 // LookAlike is two enrolled faces the model holds alike: their closest crops, and how alike
 // (classify.Example.Similarity).
 type LookAlike struct {
@@ -49,18 +26,15 @@ func (l LookAlike) String() string {
 // of different faces whose closest crops are at least limit alike, most alike first. A crop of
 // one may then be answered as the other: enrol a clearer crop of each, or check the set's tiles.
 func LookAlikes(c *classify.Classifier, dir string, items []labels.Item, limit float32) ([]LookAlike, error) {
-	exs := make([]classify.Example, len(items))
-	for i, it := range items {
-		m, err := classify.ReadCrop(dir, it)
-		if err != nil {
-			return nil, fmt.Errorf("enrol: %w", err)
-		}
-		exs[i], err = c.Example(it.Tile, m)
-		m.Close()
-		if err != nil {
-			return nil, fmt.Errorf("enrol: %s: %w", it.Image, err)
-		}
+	exs, _, err := embed(c, dir, items, false)
+	if err != nil {
+		return nil, err
 	}
+	return lookAlikes(exs, items, limit), nil
+}
+
+// lookAlikes are the pairs of different faces whose closest examples are at least limit alike.
+func lookAlikes(exs []classify.Example, items []labels.Item, limit float32) []LookAlike {
 	closest := map[[2]tile.Face]LookAlike{}
 	for i := range items {
 		for j := i + 1; j < len(items); j++ {
@@ -85,5 +59,5 @@ func LookAlikes(c *classify.Classifier, dir string, items []labels.Item, limit f
 	slices.SortFunc(out, func(x, y LookAlike) int {
 		return cmp.Or(cmp.Compare(y.Similarity, x.Similarity), cmp.Compare(x.A, y.A), cmp.Compare(x.B, y.B))
 	})
-	return out, nil
+	return out
 }

@@ -65,6 +65,8 @@ type Camera struct {
 	said    *wire.Reply
 	saidAt  time.Time
 	stuck   bool // the frame loop was left in a read: its Mats are not freed
+
+	capture *Capturer // the set-up page's enrolment, from the latest frames
 }
 
 // NewCamera checks cfg and returns a Camera; Close frees it.
@@ -76,7 +78,23 @@ func NewCamera(cfg Config) (*Camera, error) {
 		return nil, fmt.Errorf("vision watch: tile width %d (want 8 or more), status every %v and stale %v (want above 0)", cfg.TileW, cfg.Every, cfg.Stale)
 	}
 	now := cfg.Clock.Now()
-	return &Camera{cfg: cfg, since: now, heard: now, latest: gocv.NewMat(), poke: make(chan struct{}, 1)}, nil
+	c := &Camera{cfg: cfg, since: now, heard: now, latest: gocv.NewMat(), poke: make(chan struct{}, 1)}
+	c.capture = NewCapturer(c.latestFrame, c.nextFrame, cfg.TileW)
+	return c, nil
+}
+
+// latestFrame is Latest as a LatestFrame.
+func (c *Camera) latestFrame(dst *gocv.Mat) error {
+	if _, ok := c.Latest(dst); !ok {
+		return errors.New("the camera has given no frame yet")
+	}
+	return nil
+}
+
+// nextFrame waits about a frame of a camera at 15 frames a second, on the camera's clock.
+func (c *Camera) nextFrame() {
+	_, ch := c.cfg.Clock.NewTimer(time.Second / 15)
+	<-ch
 }
 
 // SetEmpty starts the Watcher on a camera frame of the empty discard area (without it, the
@@ -223,6 +241,7 @@ func (c *Camera) sleep(ctx context.Context, d time.Duration) { sleep(ctx, c.cfg.
 
 // Close frees the camera's images (not those of a frame loop left stuck in a read).
 func (c *Camera) Close() error {
+	c.capture.Close() // first: a capture in flight takes c.mu for each frame
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.stuck {

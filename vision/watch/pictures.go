@@ -51,11 +51,8 @@ func picture(latest LatestFrame, q wire.Request) (wire.Reply, error) {
 	if q.Op == wire.OpSnapshot {
 		return encodePicture(frame)
 	}
-	w, h := float64(frame.Cols()), float64(frame.Rows())
-	for i, c := range q.Area.Corners {
-		if c[0] > w || c[1] > h {
-			return wire.Reply{}, fmt.Errorf("corner %d (%v,%v) is outside the camera's %vx%v frame", i, c[0], c[1], w, h)
-		}
+	if err := inFrame(q.Area, frame); err != nil {
+		return wire.Reply{}, err
 	}
 	warper, err := calib.NewWarper(q.Area)
 	if err != nil {

@@ -15,9 +15,9 @@ func grey(v uint8) gocv.Mat {
 	return gocv.NewMatWithSizeFromScalar(gocv.NewScalar(float64(v), 0, 0, 0), 4, 6, gocv.MatTypeCV8UC1)
 }
 
-// ask asks get for a frame while the clock stands still until the ask waits on it; then, with
+// askFrame asks get for a frame while the clock stands still until the ask waits on it; then, with
 // advance, moves it on by advance (the wait runs out).
-func ask(t *testing.T, clk *clock.Fake, get LatestFrame, advance time.Duration, meanwhile func()) (uint8, error) {
+func askFrame(t *testing.T, clk *clock.Fake, get LatestFrame, advance time.Duration, meanwhile func()) (uint8, error) {
 	t.Helper()
 	type result struct {
 		v   uint8
@@ -68,7 +68,7 @@ func TestFrameTap(t *testing.T) {
 	offer(10) // kept: the first
 	clk.Advance(500 * time.Millisecond)
 	offer(20) // not: within the second
-	if v, err := ask(t, clk, tap.latest(ctx, 2*time.Second), 2*time.Second, nil); v != 10 || err != nil {
+	if v, err := askFrame(t, clk, tap.latest(ctx, 2*time.Second), 2*time.Second, nil); v != 10 || err != nil {
 		t.Fatalf("no frame coming: %d %v, want the one kept, 10", v, err)
 	}
 	offer(40) // kept: the ask that timed out still wants a frame
@@ -77,15 +77,15 @@ func TestFrameTap(t *testing.T) {
 	offer(60) // not: still within the second
 	clk.Advance(time.Millisecond)
 	offer(70) // kept: a second after 40
-	if v, err := ask(t, clk, tap.latest(ctx, 2*time.Second), 2*time.Second, nil); v != 70 || err != nil {
+	if v, err := askFrame(t, clk, tap.latest(ctx, 2*time.Second), 2*time.Second, nil); v != 70 || err != nil {
 		t.Fatalf("no frame coming: %d %v, want the one kept a second later, 70", v, err)
 	}
 	none := &frameTap{clk: clk, keepEvery: time.Second}
-	if _, err := ask(t, clk, none.latest(ctx, time.Second), time.Second, nil); err == nil || !strings.Contains(err.Error(), "no frame yet") {
+	if _, err := askFrame(t, clk, none.latest(ctx, time.Second), time.Second, nil); err == nil || !strings.Contains(err.Error(), "no frame yet") {
 		t.Fatalf("before any frame: %v", err)
 	}
 	// Asked, the next frame is handed at once, the clock standing still.
-	if v, err := ask(t, clk, tap.latest(ctx, time.Hour), 0, func() { offer(30) }); v != 30 || err != nil {
+	if v, err := askFrame(t, clk, tap.latest(ctx, time.Hour), 0, func() { offer(30) }); v != 30 || err != nil {
 		t.Fatalf("asked: %d %v, want the next frame, 30", v, err)
 	}
 }

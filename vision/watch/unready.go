@@ -19,7 +19,8 @@ import (
 
 // A real camera on a new table has no calibration and no enrolled faces yet, and the set-up
 // page needs its frames to make them: until both are there the worker shows its frames
-// (snapshot, preview) and says, as its status, what is missing; it watches nothing.
+// (snapshot, preview), captures faces to enrol and checks them (capture, check), and says, as
+// its status, what is missing; it watches nothing.
 
 // Missing says what a real camera's worker lacks to watch the game, given its calibration file
 // and its enrolled faces' folder ("": nothing).
@@ -28,7 +29,7 @@ func Missing(calib, enrolled string) string {
 		return fmt.Sprintf("the discard area is not calibrated (no %s): set its corners in the set-up page's Camera section", calib)
 	}
 	if _, err := os.Stat(enrolled); errors.Is(err, fs.ErrNotExist) {
-		return fmt.Sprintf("the table's faces are not enrolled (no %s): siamesed enroll camera --out %s", enrolled, enrolled)
+		return fmt.Sprintf("the table's faces are not enrolled (no %s): enrol them in the set-up page's Camera section, or siamesed enroll camera --out %s", enrolled, enrolled)
 	}
 	return ""
 }
@@ -40,6 +41,8 @@ type UnreadyConfig struct {
 	// Live: a camera, opened again when it stops giving frames. Otherwise a recording, whose
 	// last frame stays shown once it ends.
 	Live bool
+	// TileW is the tile width in the top-down view, for the faces captured to enrol.
+	TileW int
 	// Why says what the worker lacks to watch; it is asked again for every status line and
 	// every move refused, so the status follows what the owner has done meanwhile.
 	Why func() string
@@ -77,8 +80,11 @@ func ServeUnready(ctx context.Context, in io.Reader, cfg UnreadyConfig) error {
 	refuse := func(q wire.Request) ([]wire.Reply, error) {
 		return nil, fmt.Errorf("the camera does not watch yet: %s", cfg.Why())
 	}
-	ops := PictureOps(tap.latest(ctx, 2*time.Second)).with(Ops{wire.OpPing: ping,
-		wire.OpPut: refuse, wire.OpTake: refuse, wire.OpClear: refuse, wire.OpLay: refuse})
+	latest := tap.latest(ctx, 2*time.Second)
+	capture := NewCapturer(latest, nil, cfg.TileW) // latest waits for the next frame itself
+	defer capture.Close()
+	ops := PictureOps(latest).with(EnrolOps(capture)).with(Ops{wire.OpPing: ping,
+		wire.OpPut: refuse, wire.OpTake: refuse, wire.OpClear: refuse, wire.OpLay: refuse, wire.OpShow: refuse})
 	err := Serve(ctx, in, cfg.Out, ops)
 	cancel()
 	done := make(chan struct{})

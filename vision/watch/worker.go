@@ -2,28 +2,21 @@ package watch
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-
-	"gocv.io/x/gocv"
 
 	"github.com/siamesetable/siamesed/vision/wire"
 )
 
-// Ops are a real camera's requests: ping, and snapshot and preview of its last frame. The
-// simulated camera's moves are refused, naming why: a real camera sees what hands do.
+// Ops are a real camera's requests: ping, snapshot and preview of its last frame, and the
+// set-up page's enrolment from its frames. The simulated camera's moves are refused, naming
+// why: a real camera sees what hands do.
 func (c *Camera) Ops() Ops {
 	refuse := func(q wire.Request) ([]wire.Reply, error) {
 		return nil, fmt.Errorf("a real camera sees what hands do: %s is for the simulated camera (--sim)", q.Op)
 	}
-	latest := func(dst *gocv.Mat) error {
-		if _, ok := c.Latest(dst); !ok {
-			return errors.New("the camera has given no frame yet")
-		}
-		return nil
-	}
-	return PictureOps(latest).with(Ops{wire.OpPing: ping, wire.OpPut: refuse, wire.OpTake: refuse, wire.OpClear: refuse, wire.OpLay: refuse})
+	return PictureOps(c.latestFrame).with(EnrolOps(c.capture)).with(Ops{wire.OpPing: ping,
+		wire.OpPut: refuse, wire.OpTake: refuse, wire.OpClear: refuse, wire.OpLay: refuse, wire.OpShow: refuse})
 }
 
 // ServeCamera says hello as a real camera, watches it and serves its requests (c.Ops) until in

@@ -24,26 +24,30 @@ type requestJSON struct {
 	Corners [][]float64 `json:"corners,omitempty"`
 	Width   int         `json:"width,omitempty"`
 	Height  int         `json:"height,omitempty"`
+	Empty   bool        `json:"empty,omitempty"`
+	Dir     string      `json:"dir,omitempty"`
 }
 
 // replyJSON is a reply as it stands on the line.
 type replyJSON struct {
-	Kind       Kind       `json:"kind"`
-	Version    int        `json:"version,omitempty"`
-	Mode       string     `json:"mode,omitempty"`
-	Face       *tile.Face `json:"face,omitempty"`
-	Known      *bool      `json:"known,omitempty"`
-	Confidence *float32   `json:"confidence,omitempty"`
-	Why        string     `json:"why,omitempty"`
-	Runner     *tile.Face `json:"runner,omitempty"`
-	Working    *bool      `json:"working,omitempty"`
-	Problem    string     `json:"problem,omitempty"`
-	Line       int        `json:"line,omitempty"`
-	Error      string     `json:"error,omitempty"`
-	At         *time.Time `json:"at,omitempty"`
-	Width      int        `json:"width,omitempty"`
-	Height     int        `json:"height,omitempty"`
-	JPEG       []byte     `json:"jpeg,omitempty"`
+	Kind       Kind         `json:"kind"`
+	Version    int          `json:"version,omitempty"`
+	Mode       string       `json:"mode,omitempty"`
+	Face       *tile.Face   `json:"face,omitempty"`
+	Known      *bool        `json:"known,omitempty"`
+	Confidence *float32     `json:"confidence,omitempty"`
+	Why        string       `json:"why,omitempty"`
+	Runner     *tile.Face   `json:"runner,omitempty"`
+	Working    *bool        `json:"working,omitempty"`
+	Problem    string       `json:"problem,omitempty"`
+	Line       int          `json:"line,omitempty"`
+	Error      string       `json:"error,omitempty"`
+	At         *time.Time   `json:"at,omitempty"`
+	Width      int          `json:"width,omitempty"`
+	Height     int          `json:"height,omitempty"`
+	JPEG       []byte       `json:"jpeg,omitempty"`
+	Crops      []Recognised `json:"crops,omitempty"`
+	Alike      []Alike      `json:"alike,omitempty"`
 }
 
 // MarshalJSON writes the request as its line says it (without the newline).
@@ -55,13 +59,17 @@ func (r Request) MarshalJSON() ([]byte, error) {
 	switch r.Op {
 	case OpPut, OpTake:
 		j.Face = &r.Face
-	case OpLay:
+	case OpLay, OpShow:
 		j.Faces = r.Faces
-	case OpPreview:
+	case OpCheck:
+		j.Dir = r.Dir
+	}
+	if warps(r.Op) {
 		for _, c := range r.Area.Corners {
 			j.Corners = append(j.Corners, []float64{c[0], c[1]})
 		}
 		j.Width, j.Height = r.Area.Width, r.Area.Height
+		j.Empty = r.Empty
 	}
 	if timed(r.Op) {
 		j.At = &r.At
@@ -75,7 +83,7 @@ func ParseRequest(line []byte) (Request, error) {
 	if err := strict(line, &j); err != nil {
 		return Request{}, err
 	}
-	r := Request{Op: j.Op, Faces: j.Faces}
+	r := Request{Op: j.Op, Faces: j.Faces, Empty: j.Empty, Dir: j.Dir}
 	if j.Face != nil {
 		r.Face = *j.Face
 	}
@@ -91,38 +99,16 @@ func ParseRequest(line []byte) (Request, error) {
 			return Request{}, bad("%s needs a face", r.Op)
 		}
 		return Request{}, bad("%s takes no face", orUnknown(r.Op))
-	case r.Op != OpLay && j.Faces != nil:
+	case r.Op != OpLay && r.Op != OpShow && j.Faces != nil:
 		return Request{}, bad("%s takes no faces", orUnknown(r.Op))
+	case r.Op != OpCapture && j.Empty:
+		return Request{}, bad("%s takes no empty", orUnknown(r.Op))
 	case timed(r.Op) && j.At == nil:
 		return Request{}, bad("%s needs at, the time of the move (RFC 3339)", r.Op)
 	case !timed(r.Op) && validOp(r.Op) && j.At != nil:
 		return Request{}, bad("%s takes no at", r.Op)
 	}
 	return r, r.check()
-}
-
-// readArea reads a preview's corners and view size: four corners of two numbers each, and
-// nothing of the kind in any other request.
-func readArea(r *Request, j requestJSON) error {
-	has := j.Corners != nil || j.Width != 0 || j.Height != 0
-	switch {
-	case r.Op != OpPreview && has:
-		return bad("%s takes no corners, width or height", orUnknown(r.Op))
-	case r.Op != OpPreview:
-		return nil
-	case len(j.Corners) != 4:
-		return bad("preview: %d corners: want 4 (top-left, top-right, bottom-right, bottom-left)", len(j.Corners))
-	case j.Width == 0 || j.Height == 0:
-		return bad("preview needs width and height, the top-down view's size")
-	}
-	for i, c := range j.Corners {
-		if len(c) != 2 {
-			return bad("preview: corner %d has %d numbers: want x, y", i, len(c))
-		}
-		r.Area.Corners[i] = [2]float64{c[0], c[1]}
-	}
-	r.Area.Width, r.Area.Height = j.Width, j.Height
-	return nil
 }
 
 // timed says whether op moves tiles, and so says when.
@@ -136,11 +122,11 @@ func timed(op Op) bool {
 
 func (r Request) check() error {
 	if !validOp(r.Op) {
-		return bad("op %q: want put, take, clear, lay, ping, snapshot or preview", r.Op)
+		return bad("op %q: want put, take, clear, lay, ping, snapshot, preview, capture, show or check", r.Op)
 	}
-	if r.Op == OpPreview {
+	if warps(r.Op) {
 		if err := r.Area.Validate(); err != nil {
-			return bad("preview: %v", err)
+			return bad("%s: %v", r.Op, err)
 		}
 	} else if r.Area != (area.Calibration{}) {
 		return bad("%s takes no corners", r.Op)
@@ -148,13 +134,16 @@ func (r Request) check() error {
 	if (r.Op == OpPut || r.Op == OpTake) && r.Face >= tile.NumFaces {
 		return bad("%s: no such face %d", r.Op, r.Face)
 	}
-	if r.Op == OpLay && len(r.Faces) > MaxFaces {
-		return bad("lay: %d faces, at most %d", len(r.Faces), MaxFaces)
+	if len(r.Faces) > MaxFaces {
+		return bad("%s: %d faces, at most %d", r.Op, len(r.Faces), MaxFaces)
 	}
 	for _, f := range r.Faces {
 		if f >= tile.NumFaces {
-			return bad("lay: no such face %d", f)
+			return bad("%s: no such face %d", r.Op, f)
 		}
+	}
+	if err := r.checkSetup(); err != nil {
+		return err
 	}
 	if timed(r.Op) && r.At.IsZero() {
 		return bad("%s: at is zero", r.Op)
@@ -167,7 +156,7 @@ func (r Request) check() error {
 
 func validOp(op Op) bool {
 	switch op {
-	case OpPut, OpTake, OpClear, OpLay, OpPing, OpSnapshot, OpPreview:
+	case OpPut, OpTake, OpClear, OpLay, OpPing, OpSnapshot, OpPreview, OpCapture, OpShow, OpCheck:
 		return true
 	}
 	return false
@@ -202,6 +191,8 @@ func (r Reply) MarshalJSON() ([]byte, error) {
 		j.Line, j.Error = r.Line, r.Error
 	case KindPicture:
 		j.Width, j.Height, j.JPEG = r.Width, r.Height, r.JPEG
+	case KindChecked:
+		j.Crops, j.Alike = r.Crops, r.Alike
 	}
 	return json.Marshal(j)
 }
@@ -213,11 +204,11 @@ func ParseReply(line []byte) (Reply, error) {
 		return Reply{}, err
 	}
 	r := Reply{Kind: j.Kind, Version: j.Version, Mode: j.Mode, Why: j.Why, Problem: j.Problem, Line: j.Line, Error: j.Error, Runner: tile.NoFace,
-		Width: j.Width, Height: j.Height, JPEG: j.JPEG}
+		Width: j.Width, Height: j.Height, JPEG: j.JPEG, Crops: j.Crops, Alike: j.Alike}
 	has := map[string]bool{"version": j.Version != 0, "mode": j.Mode != "", "face": j.Face != nil, "known": j.Known != nil,
 		"confidence": j.Confidence != nil, "why": j.Why != "", "runner": j.Runner != nil, "working": j.Working != nil,
 		"problem": j.Problem != "", "line": j.Line != 0, "error": j.Error != "", "at": j.At != nil,
-		"width": j.Width != 0, "height": j.Height != 0, "jpeg": len(j.JPEG) > 0}
+		"width": j.Width != 0, "height": j.Height != 0, "jpeg": len(j.JPEG) > 0, "crops": j.Crops != nil, "alike": j.Alike != nil}
 	var need, may []string
 	switch r.Kind {
 	case KindHello:
@@ -232,8 +223,10 @@ func ParseReply(line []byte) (Reply, error) {
 		need, may = []string{"error"}, []string{"line"}
 	case KindPicture:
 		need = []string{"width", "height", "jpeg"}
+	case KindChecked:
+		need, may = []string{"crops"}, []string{"alike"}
 	default:
-		return Reply{}, bad("kind %q: want hello, seen, taken, status, done, error or picture", r.Kind)
+		return Reply{}, bad("kind %q: want hello, seen, taken, status, done, error, picture or checked", r.Kind)
 	}
 	for _, f := range need {
 		if !has[f] {
@@ -315,8 +308,10 @@ func (r Reply) check() error {
 		if !bytes.HasPrefix(r.JPEG, []byte{0xff, 0xd8, 0xff}) {
 			return bad("picture: its jpeg does not begin as a JPEG does")
 		}
+	case KindChecked:
+		return r.checkChecked()
 	default:
-		return bad("kind %q: want hello, seen, taken, status, done, error or picture", r.Kind)
+		return bad("kind %q: want hello, seen, taken, status, done, error, picture or checked", r.Kind)
 	}
 	return nil
 }

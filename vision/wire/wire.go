@@ -64,6 +64,17 @@ const (
 	// OpPreview: the top-down view of the camera's latest frame through Area (corners not saved
 	// yet), as a picture; then done.
 	OpPreview Op = "preview"
+	// OpCapture (set-up, enrolment): the camera's frames through Area, watched until they agree
+	// (the area is still); with Empty, the still view is kept as the empty area and answered as
+	// a picture; without, the one tile lying there alone is answered as a picture of its crop.
+	// No tile, more than one, or a view that will not settle is an error saying so.
+	OpCapture Op = "capture"
+	// OpShow (sim, set-up): the simulated area shows Faces lying alone in it (none: empty), as a
+	// player lays a tile to enrol; the game's watcher is not told. Then done.
+	OpShow Op = "show"
+	// OpCheck (set-up): the enrolment folder Dir (labels.csv, images/) checked with the model:
+	// each crop as the model names it, and the faces it holds alike (checked); then done.
+	OpCheck Op = "check"
 )
 
 // Request is one line from the daemon to the worker.
@@ -74,8 +85,12 @@ type Request struct {
 	// At is when the hand moves: the daemon's clock, simulated in a soak. Every op but ping has
 	// one; events report At plus the time the view took to settle.
 	At time.Time
-	// Area is the calibration a preview warps with (vision/area; valid).
+	// Area is the calibration a preview or capture warps with (vision/area; valid).
 	Area area.Calibration
+	// Empty (capture): keep the still view as the empty area, the reference tiles differ from.
+	Empty bool
+	// Dir (check): the enrolment folder, an absolute path on the worker's machine.
+	Dir string
 }
 
 // Kind names a reply.
@@ -92,6 +107,9 @@ const (
 	// KindPicture answers a snapshot or preview (the oldest request not yet done): Width x
 	// Height pixels, JPEG.
 	KindPicture Kind = "picture"
+	// KindChecked answers a check: Crops, each enrolled crop as the model names it, and Alike,
+	// the faces it holds alike.
+	KindChecked Kind = "checked"
 )
 
 // The modes a worker says hello in.
@@ -130,6 +148,27 @@ type Reply struct {
 	// Picture: its size in pixels and its JPEG (at most MaxPicture bytes).
 	Width, Height int
 	JPEG          []byte
+	// Checked.
+	Crops []Recognised
+	Alike []Alike
+}
+
+// Recognised is one enrolled crop (Image, of Face) as the model names it (As, its nearest face)
+// against the rest of the enrolment, and whether it is sure.
+type Recognised struct {
+	Image string    `json:"image"`
+	Face  tile.Face `json:"face"`
+	As    tile.Face `json:"as"`
+	Known bool      `json:"known"`
+}
+
+// Alike is two enrolled faces the model holds alike: their closest crops, and how alike.
+type Alike struct {
+	A          tile.Face `json:"a"`
+	B          tile.Face `json:"b"`
+	ImageA     string    `json:"image_a"`
+	ImageB     string    `json:"image_b"`
+	Similarity float32   `json:"similarity"`
 }
 
 // IsEvent says whether r is a seen or taken event.

@@ -52,7 +52,7 @@ func TestBadRequestsSayWhy(t *testing.T) {
 	for _, c := range []struct{ line, want string }{
 		{``, "empty line"},
 		{`put 5D`, "invalid character"},
-		{`{"op":"jump","at":"2026-11-23T19:00:00Z"}`, `op "jump": want put, take, clear, lay, ping, snapshot or preview`},
+		{`{"op":"jump","at":"2026-11-23T19:00:00Z"}`, `op "jump": want put, take, clear, lay, ping, snapshot, preview, capture, show or check`},
 		{`{"op":"put","at":"2026-11-23T19:00:00Z"}`, "put needs a face"},
 		{`{"op":"put","face":"5Q","at":"2026-11-23T19:00:00Z"}`, `"5Q" (want 1B..9B`},
 		{`{"op":"put","face":"5D"}`, "put needs at"},
@@ -234,6 +234,9 @@ func FuzzParseRequest(f *testing.F) {
 	f.Add([]byte(`{"op":"snapshot"}`))
 	f.Add([]byte(`{"op":"preview","corners":[[102,80],[538.5,76],[560,410],[88,418]],"width":640,"height":480}`))
 	f.Add([]byte(`{"op":"preview","corners":[[1e-300,80],[538.5,76],[560,410]],"width":-1,"height":480}`))
+	f.Add([]byte(`{"op":"capture","corners":[[102,80],[538.5,76],[560,410],[88,418]],"width":640,"height":480,"empty":true}`))
+	f.Add([]byte(`{"op":"show","faces":["E","J"]}`))
+	f.Add([]byte(`{"op":"check","dir":"/data/camera/enrolled"}`))
 	f.Fuzz(func(t *testing.T, line []byte) { roundTrip(t, line, ParseRequest) })
 }
 
@@ -244,6 +247,7 @@ func FuzzParseReply(f *testing.F) {
 	f.Add([]byte(`{"kind":"status","working":false,"problem":"no frames","at":"2026-11-23T19:00:00Z"}`))
 	f.Add([]byte(`{"kind":"error","error":"x"}`))
 	f.Add([]byte(`{"kind":"picture","width":2,"height":1,"jpeg":"/9j/4AAQ"}`))
+	f.Add([]byte(`{"kind":"checked","crops":[{"image":"a.jpg","face":"5D","as":"6D","known":false}],"alike":[{"a":"F","b":"J","image_a":"x","image_b":"y","similarity":0.9}]}`))
 	f.Fuzz(func(t *testing.T, line []byte) { roundTrip(t, line, ParseReply) })
 }
 
