@@ -308,15 +308,30 @@ func walkTiles(t *testing.T, o *owner, h *hand, n int, onEach func(int)) {
 
 func rackTagsFile(dir string) string { return dir + "/tags.yaml" }
 
-// TestRacksSimTagsNeedNoVirtualPlayers: sim.tags: enrol with virtual players is refused at start:
-// they would play tiles the racks cannot name yet.
-func TestRacksSimTagsNeedNoVirtualPlayers(t *testing.T) {
-	_, err := ParseConfig("t.yaml", []byte("sim:\n  tags: enrol\n"))
-	if err == nil || !strings.Contains(err.Error(), "sim.tags: enrol: virtual players") {
-		t.Fatalf("sim.tags: enrol with virtual players: %v", err)
-	}
-	if _, err := ParseConfig("t.yaml", []byte("sim:\n  tags: enrol\n  players: none\n")); err != nil {
+// TestRacksSimTagsWaitForVirtualPlayers: sim.tags: enrol with virtual players is taken; the
+// players do not deal while the racks' tags are not all enrolled (they would play tiles the
+// racks cannot name): at five times life speed, two seconds (some 25 of their moves) pass
+// without an act. TestFirstHourInABrowser has them deal once the walk has enrolled every tag.
+func TestRacksSimTagsWaitForVirtualPlayers(t *testing.T) {
+	cfg, err := ParseConfig("t.yaml", []byte("sim:\n  tags: enrol\n"))
+	if err != nil {
 		t.Fatal(err)
+	}
+	live := liveConfig()
+	live.Sim.Tags, live.Sim.Pace, live.Sim.Speed = cfg.Sim.Tags, Defaults().Sim.Pace, 5
+	addr, tb := simDaemon(t, t.TempDir(), live)
+	time.Sleep(2 * time.Second)
+	// The racks name no tile yet, so the tracker records nothing either way: what the hands
+	// laid on the racks tells.
+	for _, r := range tb.Racks() {
+		for _, z := range rack.Zones {
+			if c, err := tb.Contents(r, z); err != nil || c.Total() != 0 {
+				t.Fatalf("virtual players dealt before the tags were enrolled: %d tiles on %s/%s (%v)", c.Total(), r, z, err)
+			}
+		}
+	}
+	if s, _ := publicState(t, "http://"+addr+"/"); s.Seq != 0 {
+		t.Fatalf("an act before the tags were enrolled: act %d", s.Seq)
 	}
 }
 

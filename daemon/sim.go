@@ -37,6 +37,20 @@ func (d *daemon) seatPlayers(rules *game.Ruleset, c *card.Card, l layout) error 
 	return nil
 }
 
+// racksEnrolled says whether the racks know every tile: with sim.tags: enrol the virtual
+// players wait, as people would, until the enrolment walked on the set-up page has ended
+// with every tag enrolled; they would otherwise deal tiles the racks cannot name.
+func (d *daemon) racksEnrolled() bool {
+	if d.rig.store == nil {
+		return true
+	}
+	if d.racks != nil && d.racks.walk != nil && d.racks.walk.State().Running {
+		return false
+	}
+	done, total := d.rig.store.Progress()
+	return done == total
+}
+
 // simStats are the virtual players' figures so far (none without them).
 func (d *daemon) simStats() players.Stats {
 	if d.players == nil {
