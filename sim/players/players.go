@@ -98,11 +98,24 @@ func (p *Players) SitDown(ref Referee) error {
 			return err
 		}
 	}
+	p.followCard(s)
 	p.truth = sim.Resume(s, p.card, p.cfg.Seed+uint64(s.Seq)*7919, p.cfg.Faults)
 	p.game = ref.GameID()
 	p.games++
 	return nil
 }
+
+// followCard has the players play for the card of the table's game, where it names one: the
+// set-up page may have given the table another card since they sat down.
+func (p *Players) followCard(s game.State) {
+	if s.Card != nil {
+		p.card = s.Card
+	}
+}
+
+// Dealt says whether the players have begun a game: before, the table's empty game may begin
+// afresh under them (the set-up page's settings applied at once).
+func (p *Players) Dealt() bool { return p.games > 0 }
 
 // refusedPause is how long players take to hear that the referee refused an act and start to
 // undo it: longer than the tracker's grace period, as at a real table, where the referee says
@@ -143,6 +156,7 @@ func (p *Players) Step(t Referee, now time.Time, say func(track.Command) error) 
 		// A new game has begun: shuffle and deal.
 		p.game, p.cleared, p.overAt, p.helped, p.entered, p.vouched = t.GameID(), false, time.Time{}, false, -1, -1
 		p.games++
+		p.followCard(t.Game())
 		p.truth = sim.NewGame(p.rules, p.card, p.cfg.Seed*1_000_003+uint64(p.games), p.cfg.Faults)
 	}
 	if entered, err := p.correct(t, now, say); entered || err != nil {
