@@ -57,6 +57,7 @@ type Players struct {
 	undo    []sim.Op // the movements that put back an act the referee refuses, once it has
 	game    string   // the table's game the players are playing
 	games   int      // games begun
+	moved   bool     // a tile was moved (Dealt)
 	cleared bool     // the table was cleared after the last game
 	checked string   // the last game compared with what was played
 	stats   Stats
@@ -113,9 +114,10 @@ func (p *Players) followCard(s game.State) {
 	}
 }
 
-// Dealt says whether the players have begun a game: before, the table's empty game may begin
-// afresh under them (the set-up page's settings applied at once).
-func (p *Players) Dealt() bool { return p.games > 0 }
+// Dealt says whether the players have moved a tile yet: before, the table's empty game may
+// begin afresh under them (the set-up page's settings applied at once), and they may be held
+// back from dealing.
+func (p *Players) Dealt() bool { return p.moved }
 
 // refusedPause is how long players take to hear that the referee refused an act and start to
 // undo it: longer than the tracker's grace period, as at a real table, where the referee says
@@ -381,6 +383,7 @@ func asPlayed(s game.State) game.State {
 
 // handle does one movement on the physical table.
 func (p *Players) handle(o sim.Op, now time.Time, say func(track.Command) error) error {
+	p.moved = true
 	z := rack.In
 	if o.Place.Zone == sim.On {
 		z = rack.On
