@@ -140,7 +140,8 @@ type SimConfig struct {
 	Racks string `yaml:"racks"`
 	// Tags is which tags a simulated profile's racks know: "table" (the simulated table's
 	// own, every tile enrolled from the start) or "enrol" (only those enrolled in the data
-	// directory, as at real racks: walk the enrolment on the set-up page first).
+	// directory, as at real racks: walk the enrolment on the set-up page first; virtual
+	// players deal only once every tag is enrolled).
 	Tags string `yaml:"tags"`
 	// Seed makes the games repeatable.
 	Seed uint64 `yaml:"seed"`
@@ -293,9 +294,6 @@ func (c *Config) Check() error {
 	switch c.Sim.Tags {
 	case "table":
 	case "enrol":
-		if c.Sim.Players == "virtual" {
-			bad("sim.tags", "enrol: virtual players play every tile at once, before the tags are enrolled (use sim.players: none)")
-		}
 	default:
 		bad("sim.tags", "%q: want table or enrol", c.Sim.Tags)
 	}

@@ -301,7 +301,7 @@ func (d *daemon) runLive(ctx context.Context) error {
 				if err := d.tick(d.clk.Now()); err != nil {
 					return err
 				}
-				if now := d.clk.Now(); d.players != nil && !now.Before(next) {
+				if now := d.clk.Now(); d.players != nil && !now.Before(next) && d.playersMayDeal() {
 					pace, done, err := d.players.Step(d.table, now, d.say)
 					if err != nil {
 						return err
@@ -325,7 +325,7 @@ func (d *daemon) runFast(ctx context.Context) error {
 	next := clk.Now()
 	for ctx.Err() == nil {
 		now := clk.Now()
-		if d.players != nil && !now.Before(next) {
+		if d.players != nil && !now.Before(next) && d.playersMayDeal() {
 			pace, done, err := d.players.Step(d.table, now, d.say)
 			if err != nil {
 				return err

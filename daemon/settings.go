@@ -103,15 +103,16 @@ func (t *Table) takePending() {
 	t.pending = nil
 }
 
-// sameStart reports whether a ruleset and card can be played without starting the daemon
-// again: the racks and the camera were set up for the tiles of the rules the daemon started
-// with, and a simulated table's virtual players play the rules and card they started with.
-func (d *daemon) sameStart(r *game.Ruleset, c configs.Card) (bool, string) {
+// sameStart reports whether a ruleset can be played without starting the daemon again: the
+// racks and the camera were set up for the tiles of the rules the daemon started with, and a
+// simulated table's virtual players play the rules they started with (a card, any: they deal
+// each game for the card the table plays).
+func (d *daemon) sameStart(r *game.Ruleset) (bool, string) {
 	if r.TileSet().Count != d.started.rules.TileSet().Count {
 		return false, "the racks and camera were set up for the tiles of " + d.started.rules.Name
 	}
-	if d.players != nil && (r.Name != d.started.rules.Name || string(c.Data) != string(d.started.card.Data)) {
-		return false, "the simulated table's virtual players play the rules and card they started with"
+	if d.players != nil && r.Name != d.started.rules.Name {
+		return false, "the simulated table's virtual players play the rules they started with"
 	}
 	return true, ""
 }

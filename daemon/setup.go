@@ -151,7 +151,7 @@ func (s setupTable) Apply(p *setup.Plan) (setup.Applied, error) {
 	loopErr := d.onLoop(func() {
 		t := d.table
 		deps := tableDeps{rules: rules, card: card}
-		if ok, why := d.sameStart(rules, card); !ok {
+		if ok, why := d.sameStart(rules); !ok {
 			out.Rules, out.Why = setup.NextStart, why
 			deps.rules, deps.card = t.rules, t.card
 		}
@@ -164,7 +164,7 @@ func (s setupTable) Apply(p *setup.Plan) (setup.Applied, error) {
 		if deps.layout, err = newLayout(seatsNamed(d.configured.Seats, names), deps.rules.Players, d.rig.profile); err != nil {
 			return
 		}
-		if out.Names, err = t.plan(deps, d.clk.Now(), d.players == nil); err != nil {
+		if out.Names, err = t.plan(deps, d.clk.Now(), d.players == nil || !d.players.Dealt()); err != nil {
 			return
 		}
 		if out.Rules == "" {

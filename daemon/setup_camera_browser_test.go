@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"image"
 	"image/jpeg"
 	"math"
 	"os"
@@ -36,7 +37,6 @@ func TestSetupCameraInABrowser(t *testing.T) {
 	poll := func(expr string) chromedp.Action {
 		return chromedp.Poll(expr, nil, chromedp.WithPollingTimeout(waitFor), chromedp.WithPollingInterval(50*time.Millisecond))
 	}
-	var snapshot string
 	if err := chromedp.Run(ctx,
 		chromedp.Navigate(base+"setup"),
 		chromedp.WaitVisible(`#owner-password`),
@@ -44,54 +44,13 @@ func TestSetupCameraInABrowser(t *testing.T) {
 		chromedp.Click(`#login button[type=submit]`),
 		poll(`window.siameseSetup.camera.snapshot !== null && document.getElementById('camera-img').complete && document.getElementById('camera-img').naturalWidth > 0`),
 		chromedp.ScrollIntoView(`#camera-box`),
-		chromedp.Evaluate(`window.siameseSetup.camera.snapshot.jpeg`, &snapshot),
 	); err != nil {
 		t.Fatalf("the Camera section: %v", err)
 	}
-	raw, err := base64.StdEncoding.DecodeString(snapshot)
-	if err != nil {
-		t.Fatal(err)
-	}
-	frame, err := jpeg.Decode(bytes.NewReader(raw))
-	if err != nil {
-		t.Fatal(err)
-	}
+	frame := cameraFrame(t, ctx)
 	cs := areaCorners(frame)
-	// at is where a frame pixel is on the page, measured as it is done: a text above the
-	// snapshot may grow a line and move it.
-	scale := 0.0
-	at := func(ctx context.Context, p [2]float64) (float64, float64, error) {
-		var box []float64
-		if err := chromedp.Evaluate(`(() => { const b = document.getElementById('camera-marks').getBoundingClientRect(); return [b.left, b.top, b.width]; })()`, &box).Do(ctx); err != nil {
-			return 0, 0, err
-		}
-		scale = box[2] / float64(frame.Bounds().Dx())
-		return box[0] + p[0]*scale, box[1] + p[1]*scale, nil
-	}
-	click := func(p [2]float64) chromedp.Action {
-		return chromedp.ActionFunc(func(ctx context.Context) error {
-			x, y, err := at(ctx, p)
-			if err != nil {
-				return err
-			}
-			return chromedp.MouseClickXY(x, y).Do(ctx)
-		})
-	}
-	// drag presses at from, moves to to and lets go.
-	drag := func(from, to [2]float64) chromedp.Action {
-		return chromedp.ActionFunc(func(ctx context.Context) error {
-			fx, fy, err := at(ctx, from)
-			if err != nil {
-				return err
-			}
-			tx, ty, _ := at(ctx, to)
-			return chromedp.Run(ctx,
-				chromedp.MouseEvent(input.MousePressed, fx, fy, chromedp.ButtonLeft, chromedp.ClickCount(1)),
-				chromedp.MouseEvent(input.MouseMoved, (fx+tx)/2, (fy+ty)/2, chromedp.ButtonLeft),
-				chromedp.MouseEvent(input.MouseMoved, tx, ty, chromedp.ButtonLeft),
-				chromedp.MouseEvent(input.MouseReleased, tx, ty, chromedp.ButtonLeft, chromedp.ClickCount(1)))
-		})
-	}
+	m := &snapshotMarks{width: float64(frame.Bounds().Dx())}
+	click, drag := m.click, m.drag
 	// press presses a button as a finger would, without scrolling the page.
 	press := func(id string) chromedp.Action {
 		return chromedp.Evaluate(`document.getElementById('`+id+`').click()`, nil)
@@ -139,11 +98,11 @@ func TestSetupCameraInABrowser(t *testing.T) {
 		t.Fatalf("the page holds corners %v", corners)
 	}
 	for i, c := range corners {
-		if d := math.Hypot(c[0]-cs[i][0], c[1]-cs[i][1]); d > 2/scale {
+		if d := math.Hypot(c[0]-cs[i][0], c[1]-cs[i][1]); d > 2/m.scale {
 			t.Errorf("corner %d is at %v on the page, %.1f pixels from the area's %v", i, c, d, cs[i])
 		}
 	}
-	raw, err = base64.StdEncoding.DecodeString(warped)
+	raw, err := base64.StdEncoding.DecodeString(warped)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,4 +155,67 @@ func ownerPassword(t *testing.T, dataDir string) string {
 		t.Fatal(err)
 	}
 	return strings.TrimSpace(string(pw))
+}
+
+// cameraFrame is the simulated camera's frame the Camera section shows.
+func cameraFrame(t *testing.T, ctx context.Context) image.Image {
+	t.Helper()
+	var snapshot string
+	if err := chromedp.Run(ctx, chromedp.Evaluate(`window.siameseSetup.camera.snapshot.jpeg`, &snapshot)); err != nil {
+		t.Fatalf("the camera's snapshot: %v", err)
+	}
+	raw, err := base64.StdEncoding.DecodeString(snapshot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	frame, err := jpeg.Decode(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return frame
+}
+
+// snapshotMarks clicks and drags on the Camera section's snapshot at a frame's pixels, as a
+// person's mouse would.
+type snapshotMarks struct {
+	width float64 // the frame's, in camera pixels
+	scale float64 // page pixels to a camera pixel, as last measured
+}
+
+// at is where a frame pixel is on the page, measured as it is done: a text above the
+// snapshot may grow a line and move it.
+func (m *snapshotMarks) at(ctx context.Context, p [2]float64) (float64, float64, error) {
+	var box []float64
+	if err := chromedp.Evaluate(`(() => { const b = document.getElementById('camera-marks').getBoundingClientRect(); return [b.left, b.top, b.width]; })()`, &box).Do(ctx); err != nil {
+		return 0, 0, err
+	}
+	m.scale = box[2] / m.width
+	return box[0] + p[0]*m.scale, box[1] + p[1]*m.scale, nil
+}
+
+// click clicks at frame pixel p.
+func (m *snapshotMarks) click(p [2]float64) chromedp.Action {
+	return chromedp.ActionFunc(func(ctx context.Context) error {
+		x, y, err := m.at(ctx, p)
+		if err != nil {
+			return err
+		}
+		return chromedp.MouseClickXY(x, y).Do(ctx)
+	})
+}
+
+// drag presses at from, moves to to and lets go.
+func (m *snapshotMarks) drag(from, to [2]float64) chromedp.Action {
+	return chromedp.ActionFunc(func(ctx context.Context) error {
+		fx, fy, err := m.at(ctx, from)
+		if err != nil {
+			return err
+		}
+		tx, ty, _ := m.at(ctx, to)
+		return chromedp.Run(ctx,
+			chromedp.MouseEvent(input.MousePressed, fx, fy, chromedp.ButtonLeft, chromedp.ClickCount(1)),
+			chromedp.MouseEvent(input.MouseMoved, (fx+tx)/2, (fy+ty)/2, chromedp.ButtonLeft),
+			chromedp.MouseEvent(input.MouseMoved, tx, ty, chromedp.ButtonLeft),
+			chromedp.MouseEvent(input.MouseReleased, tx, ty, chromedp.ButtonLeft, chromedp.ClickCount(1)))
+	})
 }

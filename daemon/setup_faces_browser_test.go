@@ -1,11 +1,8 @@
 package daemon
 
 import (
-	"bytes"
 	"context"
-	"encoding/base64"
 	"fmt"
-	"image/jpeg"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -71,25 +68,16 @@ func TestSetupFacesInABrowser(t *testing.T) {
 	const faces = `window.siameseSetup.faces`
 
 	// The corners: the simulated area's, from its snapshot, saved as the Camera section does.
-	var snapshot string
 	if err := chromedp.Run(ctx,
 		chromedp.Navigate("http://"+addr+"/setup"),
 		chromedp.WaitVisible(`#owner-password`),
 		chromedp.SendKeys(`#owner-password`, ownerPassword(t, dir)),
 		chromedp.Click(`#login button[type=submit]`),
 		poll(`window.siameseSetup.camera.snapshot !== null`),
-		chromedp.Evaluate(`window.siameseSetup.camera.snapshot.jpeg`, &snapshot),
 	); err != nil {
 		t.Fatalf("the Camera section: %v", err)
 	}
-	raw, err := base64.StdEncoding.DecodeString(snapshot)
-	if err != nil {
-		t.Fatal(err)
-	}
-	frame, err := jpeg.Decode(bytes.NewReader(raw))
-	if err != nil {
-		t.Fatal(err)
-	}
+	frame := cameraFrame(t, ctx)
 	cs := areaCorners(frame)
 	if err := chromedp.Run(ctx,
 		chromedp.Evaluate(fmt.Sprintf(`(() => { const c = window.siameseSetup.camera; c.corners = %s;

@@ -308,15 +308,78 @@ func walkTiles(t *testing.T, o *owner, h *hand, n int, onEach func(int)) {
 
 func rackTagsFile(dir string) string { return dir + "/tags.yaml" }
 
-// TestRacksSimTagsNeedNoVirtualPlayers: sim.tags: enrol with virtual players is refused at start:
-// they would play tiles the racks cannot name yet.
-func TestRacksSimTagsNeedNoVirtualPlayers(t *testing.T) {
-	_, err := ParseConfig("t.yaml", []byte("sim:\n  tags: enrol\n"))
-	if err == nil || !strings.Contains(err.Error(), "sim.tags: enrol: virtual players") {
-		t.Fatalf("sim.tags: enrol with virtual players: %v", err)
-	}
-	if _, err := ParseConfig("t.yaml", []byte("sim:\n  tags: enrol\n  players: none\n")); err != nil {
+// TestRacksSimTagsWaitForVirtualPlayers: sim.tags: enrol with virtual players is taken; the
+// players do not deal while the racks' tags are not all enrolled (they would play tiles the
+// racks cannot name), nor, once they are, while a tile still lies on a rack; then they deal.
+// At five times life speed, two seconds are some 25 of their moves. TestFirstHourInABrowser
+// has them deal once the walk on the set-up page has enrolled every tag.
+func TestRacksSimTagsWaitForVirtualPlayers(t *testing.T) {
+	cfg, err := ParseConfig("t.yaml", []byte("sim:\n  tags: enrol\n"))
+	if err != nil {
 		t.Fatal(err)
+	}
+	live := liveConfig()
+	live.Sim.Tags, live.Sim.Pace, live.Sim.Speed = cfg.Sim.Tags, Defaults().Sim.Pace, 5
+	dealt := func(tb *simtable.Table) int {
+		n := 0
+		for _, r := range tb.Racks() {
+			for _, z := range rack.Zones {
+				c, err := tb.Contents(r, z)
+				if err != nil {
+					t.Fatal(err)
+				}
+				n += c.Total()
+			}
+		}
+		return n
+	}
+	dir := t.TempDir()
+	var tags map[string]tile.Face
+	t.Run("none enrolled", func(t *testing.T) {
+		_, tb := simDaemon(t, dir, live)
+		time.Sleep(2 * time.Second)
+		if n := dealt(tb); n != 0 {
+			t.Fatalf("virtual players dealt before the tags were enrolled: %d tiles on the racks", n)
+		}
+		tags = map[string]tile.Face{}
+		for f := range tile.Face(tile.NumFaces) {
+			for _, u := range tb.Tags(f) {
+				tags[u] = f
+			}
+		}
+	})
+	// Every tag enrolled (the same seed, the same tags), and a tile left lying on p1a.
+	store, err := enroll.Open(rackTagsFile(dir), tile.American())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for u, f := range tags {
+		if err := store.Add(u, f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := make(chan *simtable.Table, 1)
+	runDaemonOptions(t, live, Options{DataDir: dir, Log: testLog(), SimTable: func(tb *simtable.Table) {
+		// Before the table loop starts: the players have not had a step.
+		if err := tb.PutTag("p1a", "in-00@mux70.0", tb.Tags(tile.Joker)[0]); err != nil {
+			t.Error(err)
+		}
+		got <- tb
+	}})
+	tb := <-got
+	time.Sleep(2 * time.Second)
+	if n := dealt(tb); n != 1 {
+		t.Fatalf("virtual players dealt with a tile lying on a rack: %d tiles on the racks", n)
+	}
+	if err := tb.TakeTag(tb.Tags(tile.Joker)[0]); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(waitFor)
+	for dealt(tb) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the virtual players do not deal once every tag is enrolled and the racks are clear")
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"github.com/siamesetable/siamesed/engine/card"
 	"github.com/siamesetable/siamesed/engine/game"
 	"github.com/siamesetable/siamesed/engine/track"
+	"github.com/siamesetable/siamesed/hw/rack"
 	"github.com/siamesetable/siamesed/sim/players"
 	"github.com/siamesetable/siamesed/sim/table"
 )
@@ -35,6 +36,31 @@ func (d *daemon) seatPlayers(rules *game.Ruleset, c *card.Card, l layout) error 
 		return d.players.SitDown(d.table)
 	}
 	return nil
+}
+
+// playersMayDeal says whether the virtual players may play on. Once they have dealt, always.
+// Before, with sim.tags: enrol, they wait as people would: until the enrolment walked on the
+// set-up page has ended with every tag enrolled (they would otherwise deal tiles the racks
+// cannot name), and no tile lies on a rack any more (the last one walked, still to be lifted:
+// dealt around, it would be read as one of a hand's).
+func (d *daemon) playersMayDeal() bool {
+	if d.players.Dealt() || d.rig.store == nil {
+		return true
+	}
+	if d.racks != nil && d.racks.walk != nil && d.racks.walk.State().Running {
+		return false
+	}
+	if done, total := d.rig.store.Progress(); done != total {
+		return false
+	}
+	for _, r := range d.rig.table.Racks() {
+		for _, z := range rack.Zones {
+			if c, err := d.rig.table.Contents(r, z); err != nil || c.Total() > 0 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // simStats are the virtual players' figures so far (none without them).

@@ -57,6 +57,7 @@ type Players struct {
 	undo    []sim.Op // the movements that put back an act the referee refuses, once it has
 	game    string   // the table's game the players are playing
 	games   int      // games begun
+	moved   bool     // a tile was moved (Dealt)
 	cleared bool     // the table was cleared after the last game
 	checked string   // the last game compared with what was played
 	stats   Stats
@@ -98,11 +99,25 @@ func (p *Players) SitDown(ref Referee) error {
 			return err
 		}
 	}
+	p.followCard(s)
 	p.truth = sim.Resume(s, p.card, p.cfg.Seed+uint64(s.Seq)*7919, p.cfg.Faults)
 	p.game = ref.GameID()
 	p.games++
 	return nil
 }
+
+// followCard has the players play for the card of the table's game, where it names one: the
+// set-up page may have given the table another card since they sat down.
+func (p *Players) followCard(s game.State) {
+	if s.Card != nil {
+		p.card = s.Card
+	}
+}
+
+// Dealt says whether the players have moved a tile yet: before, the table's empty game may
+// begin afresh under them (the set-up page's settings applied at once), and they may be held
+// back from dealing.
+func (p *Players) Dealt() bool { return p.moved }
 
 // refusedPause is how long players take to hear that the referee refused an act and start to
 // undo it: longer than the tracker's grace period, as at a real table, where the referee says
@@ -143,6 +158,7 @@ func (p *Players) Step(t Referee, now time.Time, say func(track.Command) error) 
 		// A new game has begun: shuffle and deal.
 		p.game, p.cleared, p.overAt, p.helped, p.entered, p.vouched = t.GameID(), false, time.Time{}, false, -1, -1
 		p.games++
+		p.followCard(t.Game())
 		p.truth = sim.NewGame(p.rules, p.card, p.cfg.Seed*1_000_003+uint64(p.games), p.cfg.Faults)
 	}
 	if entered, err := p.correct(t, now, say); entered || err != nil {
@@ -367,6 +383,7 @@ func asPlayed(s game.State) game.State {
 
 // handle does one movement on the physical table.
 func (p *Players) handle(o sim.Op, now time.Time, say func(track.Command) error) error {
+	p.moved = true
 	z := rack.In
 	if o.Place.Zone == sim.On {
 		z = rack.On

@@ -107,6 +107,39 @@ func TestTwoHandsAtOnce(t *testing.T) {
 	}
 }
 
+// cardReferee is a table whose game is played for another card than the players sat down with.
+type cardReferee struct {
+	referee
+	game game.State
+}
+
+func (r cardReferee) Game() game.State { return r.game }
+
+// TestPlayersDealForTheTablesCard: a table given another card (on the set-up page) after the
+// players sat down has them deal its next game for that card; they have not dealt before.
+func TestPlayersDealForTheTablesCard(t *testing.T) {
+	rules, c, p := siameseTable(t)
+	racks, err := simtable.New(p, simtable.Options{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl := New(Config{Seed: 3, Pace: 400 * time.Millisecond}, c.Card, rules, [][2]string{{"p1a", "p1b"}, {"p2a", "p2b"}}, table.New(racks, nil))
+	loaded, err := configs.LoadCard("") // the same card's text, another card: what the table was given
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := loaded.Card
+	if pl.Dealt() {
+		t.Fatal("the players have dealt before their first step")
+	}
+	if _, _, err := pl.Step(cardReferee{game: game.New(rules, other)}, time.Date(2026, 11, 26, 1, 0, 0, 0, time.UTC), nil); err != nil {
+		t.Fatal(err)
+	}
+	if !pl.Dealt() || pl.card != other {
+		t.Fatalf("after a step: dealt %v, for the card the players sat down with %v", pl.Dealt(), pl.card == c.Card)
+	}
+}
+
 // stuckReferee is a table stuck on a question its record cannot answer.
 type stuckReferee struct {
 	referee
