@@ -1,46 +1,18 @@
 package enrol
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
-	"gocv.io/x/gocv"
-
 	"github.com/siamesetable/siamesed/engine/tile"
-	"github.com/siamesetable/siamesed/vision/labels"
-	"github.com/siamesetable/siamesed/vision/synth"
 )
 
 // Review names every crop of a good enrolment back as its own face; a 3C enrolled as 2C is
 // named back as 3C (its face has another crop, so it is left out), the true 3C is no longer
 // sure, and the two faces are a pair alike.
 func TestReview(t *testing.T) {
-	art, err := synth.Embedded()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer art.Close()
-	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, labels.ImageDir), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	var items []labels.Item
-	add := func(name string, f, drawn tile.Face) {
-		if !gocv.IMWrite(filepath.Join(dir, labels.ImageDir, name), art.Face(drawn)) {
-			t.Fatal("cannot write a crop")
-		}
-		items = append(items, labels.Item{Image: name, Tile: f})
-		var b strings.Builder
-		if err := labels.Write(&b, items); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, labels.FileName), []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	e := newDrawnEnrolment(t)
+	add, dir := e.add, e.dir
 	for _, f := range []tile.Face{tile.Crak2, tile.Crak3, tile.Dot5, tile.Bam1, tile.Flower, tile.Joker, tile.East} {
 		add(f.String()+".png", f, f)
 	}
@@ -49,7 +21,7 @@ func TestReview(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(r.Crops) != len(items) || len(r.Misread()) > 0 || len(r.Alike) > 0 {
+	if len(r.Crops) != len(e.items) || len(r.Misread()) > 0 || len(r.Alike) > 0 {
 		t.Fatalf("a good enrolment: %+v, want every crop named back and no pair alike", r)
 	}
 	if !r.Crops[len(r.Crops)-1].LeftOut || r.Crops[0].LeftOut {
