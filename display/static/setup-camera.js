@@ -17,13 +17,7 @@
   let sizeEdited = false; // the owner typed the view's size: it no longer follows the corners
   let asked = 0;          // previews asked: only the latest one is shown
 
-  async function api(method, path, body) {
-    const r = await fetch('api/setup/' + path, { method, cache: 'no-store', headers: { 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body) });
-    let j = {};
-    try { j = await r.json(); } catch (e) { /* an empty answer */ }
-    return { ok: r.ok, status: r.status, body: j };
-  }
+  const api = window.siameseSetup.api; // setup.js: the daemon's set-up API, logging in again when the session lapsed
 
   function say(box, cls, text) { $(box).className = cls; $(box).textContent = text; }
 

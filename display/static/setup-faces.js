@@ -15,13 +15,7 @@
   const shown = window.siameseSetup.faces = { info: null, next: '', crop: null, says: '', error: '', checked: null, busy: false };
   let started = false; // the empty area is captured
 
-  async function api(method, path, body) {
-    const r = await fetch('api/setup/' + path, { method, cache: 'no-store', headers: { 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body) });
-    let j = {};
-    try { j = await r.json(); } catch (e) { /* an empty answer */ }
-    return { ok: r.ok, status: r.status, body: j };
-  }
+  const api = window.siameseSetup.api; // setup.js: the daemon's set-up API, logging in again when the session lapsed
 
   function say(cls, text) {
     shown.error = cls === 'error' ? text : '';

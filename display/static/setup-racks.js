@@ -10,13 +10,7 @@
   // window.siameseRacks is what tests read: the latest answer, and the page actions made.
   const shown = window.siameseRacks = { racks: null, error: '', actions: 0, cell: null };
 
-  async function api(method, path, body) {
-    const r = await fetch('api/setup/' + path, { method, cache: 'no-store', headers: { 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body) });
-    let j = {};
-    try { j = await r.json(); } catch (e) { /* an empty answer */ }
-    return { ok: r.ok, status: r.status, body: j };
-  }
+  const api = window.siameseSetup.api; // setup.js: the daemon's set-up API, logging in again when the session lapsed
 
   function tileImg(face, cls) {
     const t = el('span', 'tile' + (cls ? ' ' + cls : ''));

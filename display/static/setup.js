@@ -18,6 +18,8 @@
     if (r.status === 401 && path !== 'login') showLogin('');
     return { ok: r.ok, status: r.status, body: j };
   }
+  // The other sections ask the daemon through this one: a lapsed session shows the login.
+  shown.api = api;
 
   function showLogin(msg) {
     $('page').hidden = true;
