@@ -183,35 +183,44 @@ func (s *Server) acceptFace(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	e, code, msg := s.accept(e, body)
+	e, no := s.accept(e, body)
 	switch {
-	case code == http.StatusConflict && strings.Contains(msg, "replace it"):
-		writeJSON(w, code, map[string]any{"error": msg, "already": true})
-	case code != http.StatusOK:
-		fail(w, code, "%s", msg)
+	case no.already:
+		writeJSON(w, no.code, map[string]any{"error": no.msg, "already": true})
+	case no.code != 0:
+		fail(w, no.code, "%s", no.msg)
 	default:
 		writeJSON(w, http.StatusOK, s.facesOut(e, req, which))
 	}
 }
 
+// refusal is why a crop was not saved (code 0: it was); already: its face is enrolled, and the
+// page may offer to replace it.
+type refusal struct {
+	code    int
+	msg     string
+	already bool
+}
+
 // accept saves the crop captured for body's face, if it is the one captured (and, for a face
 // enrolled already, if body says replace); else it says why not and changes nothing.
-func (s *Server) accept(e Enrolment, body faceBody) (Enrolment, int, string) {
+func (s *Server) accept(e Enrolment, body faceBody) (Enrolment, refusal) {
 	s.fc.mu.Lock()
 	defer s.fc.mu.Unlock()
 	switch {
 	case body.Face == nil:
-		return e, http.StatusUnprocessableEntity, "nothing saved: name the face to accept"
+		return e, refusal{code: http.StatusUnprocessableEntity, msg: "nothing saved: name the face to accept"}
 	case s.fc.pending == nil || s.fc.face != *body.Face:
-		return e, http.StatusConflict, fmt.Sprintf("nothing saved: capture %v first", *body.Face)
+		return e, refusal{code: http.StatusConflict, msg: fmt.Sprintf("nothing saved: capture %v first", *body.Face)}
 	case e.Image(*body.Face) != "" && !body.Replace:
-		return e, http.StatusConflict, fmt.Sprintf("nothing saved: %v is enrolled already (%s): replace it with this crop?", *body.Face, e.Image(*body.Face))
+		return e, refusal{code: http.StatusConflict, already: true,
+			msg: fmt.Sprintf("nothing saved: %v is enrolled already (%s): replace it with this crop?", *body.Face, e.Image(*body.Face))}
 	}
 	e, err := e.Add(*body.Face, s.fc.pending.JPEG, body.Replace)
 	if err != nil {
-		return e, http.StatusInternalServerError, err.Error()
+		return e, refusal{code: http.StatusInternalServerError, msg: err.Error()}
 	}
 	s.fc.pending = nil
 	s.o.Log.Info("setup: a face enrolled", "face", *body.Face, "dir", e.Dir, "replaced", body.Replace)
-	return e, http.StatusOK, ""
+	return e, refusal{}
 }
