@@ -8,10 +8,6 @@ import (
 	"github.com/siamesetable/siamesed/engine/tile"
 )
 
-// maxPermuted bounds the acts whose every order is tried; more (a deal of four seats at once)
-// are played in their natural order.
-const maxPermuted = 5
-
 // explainAndPlay plays the acts the readings show, in the order that breaks the fewest rules
 // (the acts of one settle may have happened in any order: a discard, then the next seat's draw).
 func (t *Tracker) explainAndPlay() []Step {
@@ -248,19 +244,75 @@ const orderWindow = 700 * time.Millisecond
 // is far enough apart to tell, or where one sensor dates both (a rack zone, the camera's view
 // of the discards), and otherwise the order that plays the most acts with the fewest
 // faults; ties go to the natural order of a turn (deals, calls, draws, flowers, exchanges, fixes, moves,
-// discards).
+// discards). It is a branch-and-bound search over the orders, natural order first: an order
+// whose first acts already play too few, or break the evidence or the rules more than the best
+// found, is not followed further.
 func (t *Tracker) bestOrder(cands []candidate) []int {
 	natural := naturalOrder(cands)
-	if len(cands) == 1 || len(cands) > maxPermuted {
+	if len(cands) == 1 {
 		return natural
 	}
-	best, bestScore := slices.Clone(natural), t.score(cands, natural)
-	permute(natural, func(p []int) {
-		if s := t.score(cands, p); s.better(bestScore) {
-			best, bestScore = slices.Clone(p), s
+	o := orderSearch{t: t, cands: cands, natural: natural, budget: searchBudget, used: make([]bool, len(cands))}
+	o.best, o.bestScore = slices.Clone(natural), t.score(cands, natural)
+	o.extend(t.state, nil, orderScore{})
+	return o.best
+}
+
+// searchBudget bounds the acts one search for the best order plays on its copies of the game:
+// every order of five acts fits many times over; past it, the best order found so far is played.
+const searchBudget = 5000
+
+// orderSearch is one bestOrder search: the order being built, and the best found so far.
+type orderSearch struct {
+	t         *Tracker
+	cands     []candidate
+	natural   []int
+	used      []bool
+	budget    int
+	best      []int
+	bestScore orderScore
+}
+
+// extend tries every act not yet placed after placed (played into s, scored sc so far).
+func (o *orderSearch) extend(s game.State, placed []int, sc orderScore) {
+	if len(placed) == len(o.cands) {
+		if sc.better(o.bestScore) {
+			o.best, o.bestScore = slices.Clone(placed), sc
 		}
-	})
-	return best
+		return
+	}
+	for _, i := range o.natural {
+		if o.used[i] || o.budget <= 0 {
+			continue
+		}
+		next, ns := sc, s
+		for _, x := range placed {
+			if o.t.datedAfter(&o.cands[x], &o.cands[i]) {
+				next.inversions++
+			}
+		}
+		if o.cands[i].atOnce && (len(placed) == 0 || placed[len(placed)-1] != i-1) {
+			next.inversions++ // one motion (drawn and thrown at once) parted
+		}
+		o.budget--
+		if n, vs, err := game.Apply(s, o.cands[i].act); err == nil {
+			ns = n
+			next.played++
+			for _, v := range vs {
+				if v.Faulty() {
+					next.faults++
+				}
+			}
+		}
+		bound := next
+		bound.played += len(o.cands) - len(placed) - 1
+		if !bound.better(o.bestScore) {
+			continue // even if every act after it played, this start cannot beat the best
+		}
+		o.used[i] = true
+		o.extend(ns, append(placed, i), next)
+		o.used[i] = false
+	}
 }
 
 // naturalOrder is cands in the order their evidence was read, where far enough apart to tell,
@@ -302,7 +354,7 @@ func (t *Tracker) score(cands []candidate, order []int) orderScore {
 	var sc orderScore
 	for x := range order {
 		for y := x + 1; y < len(order); y++ {
-			if a, b := &cands[order[x]], &cands[order[y]]; a.at.Sub(b.at) >= orderWindow || rackDatedAfter(a, b) || t.cameraDatedAfter(a, b) {
+			if t.datedAfter(&cands[order[x]], &cands[order[y]]) {
 				sc.inversions++
 			}
 		}
@@ -329,6 +381,12 @@ func (t *Tracker) score(cands []candidate, order []int) orderScore {
 	return sc
 }
 
+// datedAfter: the evidence says a came after b: read orderWindow or more later, or dated later
+// by one sensor that saw both.
+func (t *Tracker) datedAfter(a, b *candidate) bool {
+	return a.at.Sub(b.at) >= orderWindow || rackDatedAfter(a, b) || t.cameraDatedAfter(a, b)
+}
+
 // cameraDatedAfter: the camera saw a's tile land in the discards after b's. The discards lie
 // in the order they were thrown, however close: one camera watched them land.
 func (t *Tracker) cameraDatedAfter(a, b *candidate) bool {
@@ -347,27 +405,6 @@ const rackDatingSlack = 100 * time.Millisecond
 
 func actRank(a game.Act) int {
 	return slices.Index([]game.Act{game.ActDeal, game.ActCall, game.ActDraw, game.ActFlower, game.ActExchange, game.ActFixRack, game.ActMove, game.ActDiscard}, a)
-}
-
-// permute calls f with every permutation of p (Heap's algorithm), leaving p permuted.
-func permute(p []int, f func([]int)) {
-	c := make([]int, len(p))
-	f(p)
-	for i := 1; i < len(p); {
-		if c[i] < i {
-			if i%2 == 0 {
-				p[0], p[i] = p[i], p[0]
-			} else {
-				p[c[i]], p[i] = p[i], p[c[i]]
-			}
-			f(p)
-			c[i]++
-			i = 1
-		} else {
-			c[i] = 0
-			i++
-		}
-	}
 }
 
 // dropIndexes removes the elements at the given indexes.

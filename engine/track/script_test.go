@@ -34,6 +34,7 @@ var update = flag.Bool("update", false, "write the sensor scripts' golden files 
 //	throw 8B | throw ? 8B               the camera sees the tile land (? : it cannot name it)
 //	lift 6C                             the camera sees the tile taken from the discards
 //	say 0 mahjong r1 | say 1 racks_right  a player's command
+//	say 0 act 0 draw 5B r2              an act entered by hand, in notation
 //	moving 0/1 0/1on                    the hardware says these zones are changing (none: still)
 //	touch 0/1on                         a hand straightens the zone's tiles (it reads late)
 //	run 2s                              the table runs on, its readings coming due
@@ -168,11 +169,17 @@ func runScript(t *testing.T, file string) string {
 			}
 		case "say":
 			seat, err := strconv.Atoi(args[0])
-			if err != nil || len(args) < 2 || len(args) > 3 {
+			if err != nil || len(args) < 2 || (len(args) > 3 && args[1] != string(CmdAct)) {
 				fail("want a seat and a command")
 			}
 			c := Command{Seat: seat, Kind: CommandKind(args[1]), At: ft.now}
-			if len(args) == 3 {
+			if c.Kind == CmdAct {
+				a, err := game.ParseNotation(strings.Join(args[2:], " "))
+				if err != nil {
+					fail("%v", err)
+				}
+				c.Action = &a
+			} else if len(args) == 3 {
 				c.Rack, _ = strconv.Atoi(strings.TrimPrefix(args[2], "r"))
 			}
 			st, err := tr.Command(c)

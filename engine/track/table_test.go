@@ -2,7 +2,9 @@ package track
 
 import (
 	"container/heap"
+	"fmt"
 	"math/rand/v2"
+	"os"
 	"testing"
 	"time"
 
@@ -269,7 +271,12 @@ func dealtTable(t *testing.T, r *game.Ruleset, c *card.Card, racks [4]string) (*
 	for _, o := range sim.Layout(&s) {
 		ft.do(o)
 	}
-	tr := New(DefaultConfig(), s)
+	cfg := DefaultConfig()
+	// SIAMESED_TRACK_DEBUG=1 prints the tracker's debug log (its candidates, what it held and why).
+	if os.Getenv("SIAMESED_TRACK_DEBUG") != "" {
+		cfg.Debug = func(f string, a ...any) { fmt.Printf(f+"\n", a...) }
+	}
+	tr := New(cfg, s)
 	if steps := ft.runUntil(tr, ft.now.Add(2*time.Second)); len(steps) != 0 {
 		t.Fatalf("the table as dealt played %v", acts(steps))
 	}
