@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"errors"
+	"time"
 
 	"github.com/siamesetable/siamesed/engine/card"
 	"github.com/siamesetable/siamesed/engine/game"
@@ -31,6 +32,9 @@ func (d *daemon) seatPlayers(rules *game.Ruleset, c *card.Card, l layout) error 
 		if err != nil {
 			d.log.Warn("simulated game tracked otherwise than played", "game", id, "err", err)
 		}
+	}
+	d.players.OnAct = func(now time.Time, act string) {
+		d.log.Debug("players: "+act, "table_time", now.Format("15:04:05.000"))
 	}
 	if d.table.resumed || d.table.Game().Seq > 0 {
 		return d.players.SitDown(d.table)

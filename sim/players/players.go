@@ -63,6 +63,9 @@ type Players struct {
 	stats   Stats
 	// OnCheck hears each game compared with what was played once the table has ended it.
 	OnCheck func(id string, err error)
+	// OnAct hears each act the players begin, in notation, at table time: the debug log sets
+	// what they did beside what the table read.
+	OnAct   func(now time.Time, act string)
 	overAt  time.Time // when the players finished the game the table has not finished yet
 	helped  bool      // an act of this game was entered by hand
 	entered int       // the table's act count when the players last entered an act by hand (-1: none)
@@ -206,6 +209,9 @@ func (p *Players) next(now time.Time) bool {
 			p.overAt = now
 		}
 		return false
+	}
+	if p.OnAct != nil {
+		p.OnAct(now, turn.Act.Notation())
 	}
 	p.ops, p.undo, p.act = turn.Ops, turn.Undo, turn.Act.Act
 	return len(p.ops) > 0
