@@ -179,3 +179,33 @@ func TestMahJonggWaitsForAnEarlierQuestion(t *testing.T) {
 		t.Fatalf("acts %v, want East's pick of 1D and its Mah Jongg last (questions %+v)", got, tr.Questions())
 	}
 }
+
+// TestFaultWaitsForAnEarlierDeclaration: an act that breaks a rule is held while a Mah Jongg
+// declared before it waits to be judged. Judged, the declaration may make it legal: a call the
+// racks have not shown, then the declarer's throw, pass the turn to the act's seat (seed 19 at
+// 20% of reads lost: East's pick was played as one out of turn while West's call lay unread,
+// and 26 false infractions followed).
+func TestFaultWaitsForAnEarlierDeclaration(t *testing.T) {
+	_, tr := dealtTable(t, loadRules(t, "siamese"), loadCard(t), [4]string{
+		"F 2B 2B 2B 3B 3B 3B 4B 4B 4B 5B 5B 6B 6B",
+		"E E E S S S W W W N N N RD RD",
+		"F F F 1B 1B 1B 1C 1C 1C 1D 1D 1D 1D",
+		"2D 2D 2D 3D 3D 3D 4D 4D 4D 5D 5D 5D 6D 7D",
+	})
+	tr.now = tr.now.Add(10 * time.Second) // every rack quiet for longer than the grace period
+	pick := candidate{act: game.Action{Seat: 0, Act: game.ActDraw, Tiles: []tile.Face{face("5C")}, Rack: 1}, seen: -1, taken: -1, at: tr.now.Add(-time.Second)}
+	if sc := tr.score([]candidate{pick}, []int{0}); sc.faults == 0 {
+		t.Fatal("East's second pick breaks no rule: the test needs one that does")
+	}
+	if tr.holdFaults([]candidate{pick}, []int{0}) {
+		t.Fatal("a fault on settled racks, no declaration waiting, is held")
+	}
+	tr.commands = append(tr.commands, Command{Seat: 1, Kind: CmdMahJongg, Rack: 1, At: pick.at.Add(2 * time.Second)})
+	if tr.holdFaults([]candidate{pick}, []int{0}) {
+		t.Fatal("a fault read before the declaration is held for it")
+	}
+	tr.commands[0].At = pick.at.Add(-2 * time.Second)
+	if !tr.holdFaults([]candidate{pick}, []int{0}) {
+		t.Fatal("a fault read after West's declaration is played before the declaration is judged")
+	}
+}

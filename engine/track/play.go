@@ -112,6 +112,11 @@ func (t *Tracker) landedAt(c candidate) time.Time {
 	return c.at
 }
 
+// declaredBefore: a seat said "Mah Jongg!" before at, and the declaration waits to be judged.
+func (t *Tracker) declaredBefore(at time.Time) bool {
+	return slices.ContainsFunc(t.commands, func(c Command) bool { return c.Kind == CmdMahJongg && c.At.Before(at) })
+}
+
 // declaring: the seat said "Mah Jongg!" before at, and the declaration waits to be judged.
 // Only the seat's discard waits for it: the pick that completed the hand must not.
 func (t *Tracker) declaring(seat int, at time.Time) bool {
@@ -174,7 +179,8 @@ func (t *Tracker) earlierUnnamed(cands []candidate, at time.Time) bool {
 
 // holdFaults decides to wait before playing acts that break a rule. Such acts need clear
 // evidence: the racks of every seat breaking one have stayed the same for the grace period (a tile
-// moving from rack to rack lands in one before it leaves the other), and no discard the camera
+// moving from rack to rack lands in one before it leaves the other), no Mah Jongg declared
+// before them waits to be judged, and no discard the camera
 // saw is still unexplained (the seat to play may have thrown its drawn tile before its rack
 // settled, which would make them legal) — the latter for AskAfter at most.
 func (t *Tracker) holdFaults(cands []candidate, order []int) bool {
@@ -186,6 +192,9 @@ func (t *Tracker) holdFaults(cands []candidate, order []int) bool {
 	for _, i := range sc.faulty {
 		if t.now.Sub(t.changed[cands[i].act.Seat]) < t.cfg.Grace {
 			return true
+		}
+		if c := cands[i]; !c.declares && t.declaredBefore(c.at) {
+			return true // judged, the declaration may make it legal: a call the racks have not shown, the declarer's throw, pass the turn
 		}
 	}
 	if !t.unexplainedCamera(cands) {
