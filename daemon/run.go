@@ -176,6 +176,9 @@ func Run(ctx context.Context, cfg Config, opt Options) error {
 		legal := d.table.ShownToLegalAct()
 		d.log.Info("sensors to act (table time)", "acts", lag.Count, "p50", lag.P50, "p99", lag.P99, "max", lag.Max,
 			"legal_acts", legal.Count, "legal_p50", legal.P50, "legal_p99", legal.P99, "legal_max", legal.Max)
+		settled, settledLegal := d.table.SettledToAct(), d.table.SettledToLegalAct()
+		d.log.Info("settle to act (table time)", "acts", settled.Count, "p50", settled.P50, "p99", settled.P99, "max", settled.Max,
+			"legal_p50", settledLegal.P50, "legal_p99", settledLegal.P99, "legal_max", settledLegal.Max)
 	}
 	if errors.Is(err, errDone) || errors.Is(err, context.Canceled) {
 		return nil

@@ -47,6 +47,9 @@ type Table struct {
 	// shownToLegalAct is shownToAct for the acts that break no rule (one that breaks one is
 	// held until the evidence has settled, so as not to name it falsely).
 	shownToLegalAct latencies
+	// settledToAct is how long, in table time, acts waited in the tracker once the sensors had
+	// settled on what shows them (Step.Settled): shownToAct less the racks' own settling.
+	settledToAct, settledToLegalAct latencies
 	// observed is when the observation that played the latest act reached the table.
 	observed time.Time
 
@@ -290,9 +293,12 @@ func (t *Table) play(steps []track.Step, began time.Time) error {
 		}
 		t.logStep(st)
 		if !st.Shown.IsZero() && !st.At.Before(st.Shown) {
+			legal := !game.HasFaults(st.Verdicts)
 			t.shownToAct.add(st.At.Sub(st.Shown))
-			if !game.HasFaults(st.Verdicts) {
+			t.settledToAct.add(st.At.Sub(st.Settled))
+			if legal {
 				t.shownToLegalAct.add(st.At.Sub(st.Shown))
+				t.settledToLegalAct.add(st.At.Sub(st.Settled))
 			}
 		}
 	}
@@ -311,6 +317,9 @@ func (t *Table) play(steps []track.Step, began time.Time) error {
 func (t *Table) logStep(st track.Step) {
 	out := game.OutcomeOf(st.Verdicts)
 	attrs := []any{"game", t.game, "seq", t.tracker.State().Seq, "act", st.Action.String(), "outcome", out, "source", st.Source}
+	if !st.Shown.IsZero() {
+		attrs = append(attrs, "shown_to_act", st.At.Sub(st.Shown), "settled_to_act", st.At.Sub(st.Settled))
+	}
 	if out == game.Applied {
 		t.log.Debug("act", attrs...)
 		return
@@ -428,6 +437,13 @@ func (t *Table) ShownToAct() LatencyFigures { return t.shownToAct.figures() }
 
 // ShownToLegalAct is ShownToAct for the acts that break no rule.
 func (t *Table) ShownToLegalAct() LatencyFigures { return t.shownToLegalAct.figures() }
+
+// SettledToAct is how long, in table time, acts waited in the tracker once the sensors had
+// settled on what shows them.
+func (t *Table) SettledToAct() LatencyFigures { return t.settledToAct.figures() }
+
+// SettledToLegalAct is SettledToAct for the acts that break no rule.
+func (t *Table) SettledToLegalAct() LatencyFigures { return t.settledToLegalAct.figures() }
 
 // Played is how many games finished since the daemon started.
 func (t *Table) Played() int { return t.played }

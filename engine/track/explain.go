@@ -55,6 +55,14 @@ func (t *Tracker) explain() []candidate {
 	readable := make([]bool, len(t.state.Seats))
 	for seat := range t.state.Seats {
 		pics[seat], readable[seat] = t.seatPicture(exp, seat)
+		if readable[seat] && pics[seat].clean() {
+			t.deferred[seat] = time.Time{}
+		}
+	}
+	deferring := func(seat int) {
+		if t.deferred[seat].IsZero() {
+			t.deferred[seat] = t.now
+		}
 	}
 	for seat := range t.state.Seats {
 		p, ok := pics[seat], readable[seat]
@@ -62,12 +70,15 @@ func (t *Tracker) explain() []candidate {
 			continue
 		}
 		if t.unnamedArrival() {
+			deferring(seat)
 			continue // a tile the camera could not name just arrived: let the racks settle first
 		}
 		if t.callAhead(&p) {
+			deferring(seat)
 			continue // the discard it called is still to be played: the thrower's act comes first
 		}
 		if seat == t.state.Turn && t.state.Phase == game.PhaseDraw && (t.freshArrival(pics, readable) || t.unnamedThrow(pics, readable)) {
+			deferring(seat)
 			continue // a discard no rack explains yet may be this seat's drawn tile, thrown at once
 		}
 		// Tiles gone from one rack and standing in the other are a move, unless the camera saw

@@ -1,6 +1,7 @@
 package track
 
 import (
+	"maps"
 	"slices"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 // (the acts of one settle may have happened in any order: a discard, then the next seat's draw).
 func (t *Tracker) explainAndPlay() []Step {
 	cands := t.explain()
+	t.noteProposed(cands)
 	if len(cands) == 0 {
 		return nil
 	}
@@ -42,7 +44,7 @@ func (t *Tracker) explainAndPlay() []Step {
 			t.commands = slices.DeleteFunc(t.commands, func(d Command) bool {
 				return d.Kind == CmdMahJongg && d.Seat == c.act.Seat && d.At.Equal(c.at)
 			})
-			st.Shown = c.at
+			st.Shown, st.Settled = c.at, c.at
 			steps = append(steps, st)
 			continue
 		}
@@ -58,7 +60,7 @@ func (t *Tracker) explainAndPlay() []Step {
 		if game.OutcomeOf(st.Verdicts) == game.NotApplied {
 			t.refused[key] = t.changed[c.act.Seat]
 		}
-		st.Shown = c.at
+		st.Shown, st.Settled = c.at, t.settledAt(c)
 		steps = append(steps, st)
 		if c.seen >= 0 {
 			usedSeen = append(usedSeen, c.seen)
@@ -70,6 +72,47 @@ func (t *Tracker) explainAndPlay() []Step {
 	t.seen = dropIndexes(t.seen, usedSeen)
 	t.taken = dropIndexes(t.taken, usedTaken)
 	return steps
+}
+
+// noteProposed dates the acts the readings show by the settle that first explained each; an
+// act they no longer show is forgotten (shown again, it is new evidence).
+func (t *Tracker) noteProposed(cands []candidate) {
+	now := map[string]bool{}
+	for _, c := range cands {
+		k := c.act.String()
+		now[k] = true
+		if _, ok := t.proposed[k]; !ok {
+			t.proposed[k] = t.now
+		}
+	}
+	maps.DeleteFunc(t.proposed, func(k string, _ time.Time) bool { return !now[k] })
+}
+
+// settledAt is when the sensors had settled on what shows c (Step.Settled): the settle that
+// first explained it, or the earlier one at which the tracker put off explaining its seat's
+// racks; never before its evidence began or the camera reported what it uses.
+func (t *Tracker) settledAt(c candidate) time.Time {
+	at, ok := t.proposed[c.act.String()]
+	if !ok {
+		at = t.now
+	}
+	if d := t.deferred[c.act.Seat]; !d.IsZero() && d.Before(at) {
+		at = d
+	}
+	for _, e := range []time.Time{c.at, t.eventAt(t.seen, c.seen), t.eventAt(t.taken, c.taken)} {
+		if e.After(at) {
+			at = e
+		}
+	}
+	return at
+}
+
+// eventAt is when camera event i of events was reported (zero for none).
+func (t *Tracker) eventAt(events []DiscardReading, i int) time.Time {
+	if i < 0 {
+		return time.Time{}
+	}
+	return events[i].At
 }
 
 // orderWithDeclarations orders the acts the readings show with the Mah Jongg declarations

@@ -148,6 +148,11 @@ type Step struct {
 	// At is the table time it was played; Shown, for an act the sensors showed, when the
 	// first of them did (zero otherwise): At minus Shown is how long the table took to act.
 	At, Shown time.Time
+	// Settled is when the sensors had settled on what shows the act: the first settled rack
+	// reading that showed its seat's racks otherwise than the game (since they last agreed),
+	// or the camera's report it uses, whichever came later, and never before Shown. At minus
+	// Settled is how long the tracker itself held it (zero for an act not the sensors').
+	Settled time.Time
 }
 
 // Question asks the players about something the sensors cannot settle. It stays open until the

@@ -46,7 +46,12 @@ type Tracker struct {
 	now      time.Time
 	lastAct  time.Time
 	changed  []time.Time // per seat: when its racks last reported a change
-	commands []Command   // Mah Jongg commands waiting for the racks to catch up
+	// proposed is when each act the readings now show (by its String) was first explained, and
+	// deferred, per seat, the first settle since its racks last agreed with the game at which
+	// the tracker put off explaining them (waiting for a tile in flight): Step.Settled.
+	proposed map[string]time.Time
+	deferred []time.Time
+	commands []Command // Mah Jongg commands waiting for the racks to catch up
 	asks     asker
 	// owedSeen and owedTaken are camera events still to come for acts played without them
 	// (by command or answer): when one of that face (or unnamed) arrives soon after, it is
@@ -74,7 +79,7 @@ type Tracker struct {
 // (the first readings then show the table as it is, and whatever the journal missed is found
 // again from them).
 func New(cfg Config, s game.State) *Tracker {
-	t := &Tracker{cfg: cfg, state: s, readings: map[Place]RackReading{}, changed: make([]time.Time, len(s.Seats)), refused: map[string]time.Time{}, arrived: map[Place]*[tile.NumFaces]time.Time{},
+	t := &Tracker{cfg: cfg, state: s, readings: map[Place]RackReading{}, changed: make([]time.Time, len(s.Seats)), deferred: make([]time.Time, len(s.Seats)), proposed: map[string]time.Time{}, refused: map[string]time.Time{}, arrived: map[Place]*[tile.NumFaces]time.Time{},
 		departed: map[Place]*[tile.NumFaces]time.Time{}}
 	t.camera = CameraStatus{Working: cfg.Camera}
 	if !cfg.Camera {
