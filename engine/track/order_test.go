@@ -1,6 +1,7 @@
 package track
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -88,4 +89,47 @@ func eastThrowsWestPlays(ft *fakeTable, tr *Tracker, east sim.Op, west string) {
 	hands(ft, tr, 2*time.Second, east, sim.Op{Kind: sim.Discard, Tiles: east.Tiles})
 	hands(ft, tr, 2*time.Second, put(1, 1, sim.In, west))
 	hands(ft, tr, 2*time.Second, take(1, 1, sim.In, west), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face(west)}})
+}
+
+// TestSettledIsTheSettleThatExplainedTheAct: Step.Settled dates an act by the settle whose
+// readings first explained it, so At minus Settled is the tracker's own wait. A plain throw
+// and pick play at that settle; a second pick, which breaks a rule, waits the grace period
+// for the racks to stay still; the racks' own settling (Shown to Settled) is not the tracker's.
+func TestSettledIsTheSettleThatExplainedTheAct(t *testing.T) {
+	ft, tr := dealtTable(t, loadRules(t, "siamese"), loadCard(t), [4]string{
+		"2B 2B 2B 4B 4B 6B 6B 6B 8B 8B 6C J 1D 9D",
+		"1C 1C 1C 2C 2C 2C 3C 3C 3C 4C 4C 4C 5C 5C",
+		"2D 2D 2D 3D 3D 3D 4D 4D 4D 5D 5D 5D 6D",
+		"E E E S S S W W W N N N RD RD",
+	})
+	var steps []Step
+	steps = append(steps, hands(ft, tr, 2*time.Second, take(0, 1, sim.In, "9D"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("9D")}})...)
+	steps = append(steps, hands(ft, tr, 2*time.Second, put(1, 1, sim.In, "7C"))...)
+	steps = append(steps, hands(ft, tr, 4*time.Second, put(1, 2, sim.In, "8C"))...)
+	want := []string{"0 discard 9D r1 applied", "1 draw 7C r1 applied", "1 draw 8C r2 infraction"}
+	if got := notations(steps); !slices.Equal(got, want) {
+		t.Fatalf("played %q, want %q", got, want)
+	}
+	for i, st := range steps {
+		if st.Shown.IsZero() || st.Settled.Before(st.Shown) || st.At.Before(st.Settled) {
+			t.Errorf("%s: shown %v, settled %v, played %v: want shown <= settled <= played", want[i], st.Shown, st.Settled, st.At)
+		}
+	}
+	for _, st := range steps[:2] {
+		if st.At != st.Settled {
+			t.Errorf("%s played %v after the settle that explained it", st.Action.Notation(), st.At.Sub(st.Settled))
+		}
+	}
+	if wait := steps[2].At.Sub(steps[2].Settled); wait < tr.cfg.Grace-200*time.Millisecond {
+		t.Errorf("the second pick waited %v in the tracker, want the grace period (%v) it was held", wait, tr.cfg.Grace)
+	}
+}
+
+// notations names steps in notation with their outcome.
+func notations(steps []Step) []string {
+	var out []string
+	for _, s := range steps {
+		out = append(out, s.Action.Notation()+" "+string(game.OutcomeOf(s.Verdicts)))
+	}
+	return out
 }
