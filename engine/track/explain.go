@@ -20,6 +20,8 @@ type candidate struct {
 	// happened in that order however close: one sensor, read by the same polls.
 	rack   Place
 	rackAt time.Time
+	// arrives: the reading shows the tile arriving in rack, dated by its tag's first read.
+	arrives bool
 	// atOnce: a tile drawn and thrown at once, or thrown and one of its face picked again, that
 	// no rack showed: this act and the candidate just before it in the list are one motion,
 	// played one straight after the other.
@@ -628,7 +630,7 @@ func (t *Tracker) draws(p *seatPicture, usedTaken []bool, thrown int) []candidat
 			p.plus[r-1][f]--
 			zone := Place{p.seat, r, In}
 			out = append(out, candidate{act: game.Action{Seat: p.seat, Act: game.ActDraw, Tiles: []tile.Face{f}, Rack: r}, seen: -1, taken: -1, at: t.arrivedAt(p.seat, r, In, f),
-				rack: zone, rackAt: t.arrivalRead(zone, f)})
+				rack: zone, rackAt: t.arrivalRead(zone, f), arrives: true})
 		}
 	}
 	return out

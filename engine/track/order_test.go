@@ -133,3 +133,29 @@ func notations(steps []Step) []string {
 	}
 	return out
 }
+
+// TestAPickReadLateNamesNoFault: West, to pick, throws a 7B from rack 2, East picks a WD, and
+// West's rack first reads the F it picked 600 ms after the throw. One zone dates the throw before the pick, but a tag's
+// first read may lag the tile (off centre, on a weak reader), so where that order would name
+// faults and the other names none, the pick is played first (seed 2 with real-rack noise: a
+// pick read 1.4 s late was played after the throw, a false "discarded out of turn" and "drew
+// out of turn"). Where the faults are even, the zone's dating still decides
+// (TestOneRackDatesItsOwnTiles).
+func TestAPickReadLateNamesNoFault(t *testing.T) {
+	rules := loadRules(t, "siamese")
+	rules.TwoDead = "play_on" // as when West's other hand is a Mah Jongg: the throw does not end the game
+	ft, tr := dealtTable(t, rules, loadCard(t), [4]string{
+		"2B 2B 2B 4B 4B 6B 6B 6B 8B 8B 6C J 1D 9D",
+		"1C 1C 1C 2C 2C 2C 3C 3C 3C 4C 4C 4C 5C 5C",
+		"2D 2D 2D 3D 3D 3D 4D 4D 4D 5D 5D 5D 6D",
+		"E E E S S S W W W N N N RD 7B",
+	})
+	steps := hands(ft, tr, 2*time.Second, take(0, 1, sim.In, "9D"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("9D")}})
+	steps = append(steps, hands(ft, tr, 300*time.Millisecond, take(1, 2, sim.In, "7B"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("7B")}})...)
+	steps = append(steps, hands(ft, tr, 300*time.Millisecond, put(0, 2, sim.In, "WD"))...)
+	steps = append(steps, hands(ft, tr, 4*time.Second, put(1, 2, sim.In, "F"))...)
+	want := []string{"0 discard 9D r1 applied", "1 draw F r2 applied", "1 discard 7B r2 applied", "0 draw WD r2 applied"}
+	if got := notations(steps); !slices.Equal(got, want) {
+		t.Fatalf("played %q, want %q", got, want)
+	}
+}
