@@ -159,3 +159,34 @@ func TestAPickReadLateNamesNoFault(t *testing.T) {
 		t.Fatalf("played %q, want %q", got, want)
 	}
 }
+
+// TestATileReadBeforeOneLeftIsNoMove: East, to discard, picks again (a 3C into rack 1: a
+// fault, held while the racks settle) and a second later throws a 3C from rack 2, its rack
+// read before the camera sees it land. A 3C gone from rack 2 and one standing in rack 1 look
+// like a move, but rack 1 read its 3C a second before rack 2's left: a tag's first read may
+// come late, never early, so that is two tiles, not one moved (seed 4 with real-rack noise: a
+// dealt 3C read late and a 3C thrown from the other rack were played as a move, and the table
+// stuck on the throw the camera saw).
+func TestATileReadBeforeOneLeftIsNoMove(t *testing.T) {
+	rules := loadRules(t, "siamese")
+	rules.TwoDead = "play_on" // as when East's other hand is a Mah Jongg: the second pick does not end the game
+	ft, tr := dealtTable(t, rules, loadCard(t), [4]string{
+		"2B 2B 2B 4B 4B 6B 6B 6B 8B 8B 6C J 1D 9D",
+		"1C 1C 1C 2C 2C 2C 3C 3C 4C 4C 4C 5C 5C 6C",
+		"2D 2D 2D 3D 3D 3D 4D 4D 4D 5D 5D 5D 6D",
+		"E E E S S S W W W N N N RD 7B",
+	})
+	eastThrowsWestPlays(ft, tr, take(0, 1, sim.In, "9D"), "7C")
+	hands(ft, tr, 2*time.Second, put(0, 2, sim.In, "7D"))
+	if s := tr.State(); s.Turn != 0 || s.Phase != game.PhaseDiscard {
+		t.Fatalf("before: seat %d to %s", s.Turn, s.Phase)
+	}
+	steps := hands(ft, tr, 1*time.Second, put(0, 1, sim.In, "3C"))
+	steps = append(steps, hands(ft, tr, 350*time.Millisecond, take(0, 2, sim.In, "3C"))...)
+	throw(ft, "3C", true)
+	steps = append(steps, hands(ft, tr, 4*time.Second)...)
+	want := []string{"0 draw 3C r1 infraction", "0 discard 3C r2 applied"}
+	if got := notations(steps); !slices.Equal(got, want) {
+		t.Fatalf("played %q, want %q", got, want)
+	}
+}
