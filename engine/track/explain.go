@@ -341,13 +341,15 @@ func (t *Tracker) moves(p *seatPicture) []candidate {
 	return out
 }
 
-// readBeforeItLeft: zone to read a tile of face f arriving before zone from read one leave, by
-// more than the readers' dating can be off. A tag's first read may come late, never early, so
-// the tile in to stood there while from's still did: two tiles, not one moved (seed 4 with
-// real-rack noise: a dealt 3C read late and a 3C thrown from the other rack, taken for a move).
+// readBeforeItLeft: since the seat's last act, zone to read a tile of face f arriving before
+// zone from read one leave, by more than the readers' dating can be off. A tag's first read may
+// come late, never early, so the tile in to stood there while from's still did: two tiles, not
+// one moved (seed 4 with real-rack noise: a dealt 3C read late and a 3C thrown from the other
+// rack, taken for a move). A tile read before the seat's last act was there when the game last
+// agreed with the racks: it dates no tile unexplained now.
 func (t *Tracker) readBeforeItLeft(to, from Place, f tile.Face) bool {
 	arrived, left := t.arrivalRead(to, f), t.departedAt(from.Seat, from.Rack, from.Zone, f)
-	return !arrived.IsZero() && !left.IsZero() && left.Sub(arrived) > rackDatingSlack
+	return arrived.After(t.acted[to.Seat]) && !left.IsZero() && left.Sub(arrived) > rackDatingSlack
 }
 
 // calls: tiles lying newly on a rack, one more than left the player's racks, while the camera

@@ -51,7 +51,8 @@ type Tracker struct {
 	// the tracker put off explaining them (waiting for a tile in flight): Step.Settled.
 	proposed map[string]time.Time
 	deferred []time.Time
-	commands []Command // Mah Jongg commands waiting for the racks to catch up
+	acted    []time.Time // per seat: when the tracker last played an act of it
+	commands []Command   // Mah Jongg commands waiting for the racks to catch up
 	asks     asker
 	// owedSeen and owedTaken are camera events still to come for acts played without them
 	// (by command or answer): when one of that face (or unnamed) arrives soon after, it is
@@ -79,7 +80,7 @@ type Tracker struct {
 // (the first readings then show the table as it is, and whatever the journal missed is found
 // again from them).
 func New(cfg Config, s game.State) *Tracker {
-	t := &Tracker{cfg: cfg, state: s, readings: map[Place]RackReading{}, changed: make([]time.Time, len(s.Seats)), deferred: make([]time.Time, len(s.Seats)), proposed: map[string]time.Time{}, refused: map[string]time.Time{}, arrived: map[Place]*[tile.NumFaces]time.Time{},
+	t := &Tracker{cfg: cfg, state: s, readings: map[Place]RackReading{}, changed: make([]time.Time, len(s.Seats)), deferred: make([]time.Time, len(s.Seats)), acted: make([]time.Time, len(s.Seats)), proposed: map[string]time.Time{}, refused: map[string]time.Time{}, arrived: map[Place]*[tile.NumFaces]time.Time{},
 		departed: map[Place]*[tile.NumFaces]time.Time{}}
 	t.camera = CameraStatus{Working: cfg.Camera}
 	if !cfg.Camera {
@@ -277,6 +278,7 @@ func (t *Tracker) play(a game.Action, source string) (Step, error) {
 	}
 	t.state = n
 	t.lastAct = t.now
+	t.acted[a.Seat] = t.now
 	return Step{Action: a, Verdicts: vs, Source: source, At: t.now}, nil
 }
 
