@@ -641,6 +641,9 @@ func (t *Tracker) draws(p *seatPicture, usedTaken []bool, thrown int) []candidat
 			if t.state.Unseen[f] == 0 || t.fromDiscards(f, usedTaken) {
 				continue // not from the wall: left for a question
 			}
+			if t.state.Seats[p.seat].Racks[2-r].Concealed[f] > 0 && t.moving[Place{p.seat, 3 - r, In}] {
+				continue // it may be on its way from the other rack, not yet read gone there (a move): wait
+			}
 			p.plus[r-1][f]--
 			zone := Place{p.seat, r, In}
 			out = append(out, candidate{act: game.Action{Seat: p.seat, Act: game.ActDraw, Tiles: []tile.Face{f}, Rack: r}, seen: -1, taken: -1, at: t.arrivedAt(p.seat, r, In, f),
