@@ -190,3 +190,30 @@ func TestATileReadBeforeOneLeftIsNoMove(t *testing.T) {
 		t.Fatalf("played %q, want %q", got, want)
 	}
 }
+
+// TestOnlyAReadSinceTheSeatsLastActDatesAMoveOut: a tile read arriving in a zone before the
+// seat's last act was there when the game last agreed with the racks, so it cannot say that a
+// tile of its face standing there now unexplained came before one left the other rack (seed 4
+// with real-rack noise: a 4D read 6 s before its face left the other rack kept a move from
+// being played, and the table stuck).
+func TestOnlyAReadSinceTheSeatsLastActDatesAMoveOut(t *testing.T) {
+	_, tr := dealtTable(t, loadRules(t, "siamese"), loadCard(t), [4]string{
+		"2B 2B 2B 4B 4B 6B 6B 6B 8B 8B 6C J 1D 9D",
+		"1C 1C 1C 2C 2C 2C 3C 3C 3C 4C 4C 4C 5C 5C",
+		"2D 2D 2D 3D 3D 3D 4D 4D 4D 5D 5D 5D 6D",
+		"E E E S S S W W W N N N RD 7B",
+	})
+	to, from := Place{1, 2, In}, Place{1, 1, In}
+	base := tr.now
+	tr.arrived[to] = &[tile.NumFaces]time.Time{}
+	tr.departed[from] = &[tile.NumFaces]time.Time{}
+	tr.arrived[to][face("4D")] = base.Add(time.Second)
+	tr.departed[from][face("4D")] = base.Add(7 * time.Second)
+	if !tr.readBeforeItLeft(to, from, face("4D")) {
+		t.Fatal("a 4D read 6 s before one left the other rack, since the seat's last act, is taken for a move")
+	}
+	tr.acted[1] = base.Add(3 * time.Second)
+	if tr.readBeforeItLeft(to, from, face("4D")) {
+		t.Fatal("a 4D read before the seat's last act keeps a move from being played")
+	}
+}
