@@ -641,8 +641,11 @@ func (t *Tracker) draws(p *seatPicture, usedTaken []bool, thrown int) []candidat
 			if t.state.Unseen[f] == 0 || t.fromDiscards(f, usedTaken) {
 				continue // not from the wall: left for a question
 			}
-			if t.state.Seats[p.seat].Racks[2-r].Concealed[f] > 0 && t.moving[Place{p.seat, 3 - r, In}] {
-				continue // it may be on its way from the other rack, not yet read gone there (a move): wait
+			if t.state.Seats[p.seat].Racks[2-r].Concealed[f] > 0 && t.moving[Place{p.seat, 3 - r, In}] && t.now.Sub(t.arrivedAt(p.seat, r, In, f)) < t.cfg.Grace {
+				// It may be on its way from the other rack, not yet read gone there (a move):
+				// wait, for the grace period at most (a rack on a weak reader is often deciding
+				// a tag, and the pick must not wait on it for ever).
+				continue
 			}
 			p.plus[r-1][f]--
 			zone := Place{p.seat, r, In}
