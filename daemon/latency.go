@@ -15,7 +15,14 @@ type latencies struct {
 	next int
 	full bool
 	n    int // all observations ever recorded
+	// recent are the figures last taken for the health page, at recentAt (wall time).
+	recent   LatencyFigures
+	recentAt time.Time
 }
+
+// latencyRefresh is how often the health page's percentiles are taken again: every tick of a
+// soak's fast clock sorted the whole window, a third of the soak's CPU by the hundredth game.
+const latencyRefresh = time.Second
 
 // latencyWindow is how many of the latest observations the figures are taken over.
 const latencyWindow = 4096
@@ -55,6 +62,22 @@ func (l *latencies) figures() LatencyFigures {
 	slices.Sort(w)
 	at := func(q float64) time.Duration { return w[min(len(w)-1, int(q*float64(len(w))))] }
 	f.P50, f.P99, f.Max = at(0.50), at(0.99), w[len(w)-1]
+	return f
+}
+
+// recentFigures are the figures as of at most latencyRefresh before now: percentiles taken
+// again only that often, the count always current.
+func (l *latencies) recentFigures(now time.Time) LatencyFigures {
+	l.mu.Lock()
+	fresh, f, n := now.Sub(l.recentAt) < latencyRefresh && !l.recentAt.IsZero(), l.recent, l.n
+	l.mu.Unlock()
+	if !fresh {
+		f = l.figures()
+		l.mu.Lock()
+		l.recent, l.recentAt = f, now
+		l.mu.Unlock()
+	}
+	f.Count = n
 	return f
 }
 

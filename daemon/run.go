@@ -441,7 +441,7 @@ func (d *daemon) tick(now time.Time) error {
 	if err := d.table.Tick(now); err != nil {
 		return err
 	}
-	h := Health{Racks: d.table.RackHealth(d.monitor.Health()), Camera: camera, Journal: "ok", Games: d.table.Played(), ActLatency: d.table.Latency()}
+	h := Health{Racks: d.table.RackHealth(d.monitor.Health()), Camera: camera, Journal: "ok", Games: d.table.Played(), ActLatency: d.table.RecentLatency()}
 	d.board.setHealth(h)
 	if d.mqtt != nil {
 		d.mqtt.healthOf(h, now)

@@ -432,6 +432,10 @@ func (t *Table) Waiting() bool { return t.waiting }
 // Latency is how long settled observations took to become journaled, published acts.
 func (t *Table) Latency() LatencyFigures { return t.latency.figures() }
 
+// RecentLatency is Latency as of at most a second ago (wall time), for the health page that
+// every tick refreshes.
+func (t *Table) RecentLatency() LatencyFigures { return t.latency.recentFigures(time.Now()) }
+
 // ShownToAct is how long, in table time, acts the sensors showed took to be played.
 func (t *Table) ShownToAct() LatencyFigures { return t.shownToAct.figures() }
 
