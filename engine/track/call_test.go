@@ -2,6 +2,7 @@ package track
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -95,5 +96,37 @@ func TestAJokerFromTheOtherRackIsNoExchange(t *testing.T) {
 	slices.Sort(want)
 	if !slices.Equal(got, want) {
 		t.Fatalf("acts %v\nwant %v (questions %+v)", got, want, tr.Questions())
+	}
+}
+
+// TestACallTakesItsTilesBeforeAMove: an exposure newly laid on a rack, with the discard it
+// calls taken, takes its tiles before a move between the player's racks does. East calls West's
+// F with an F and a joker from rack 1, throws a 7B from rack 2 and, against the rules, picks a J
+// into rack 2, all read in one settle. A J gone from rack 1 and a J new in rack 2 look like a
+// move; taken for one, the call was made of the F and the 7B (seed 14 at the default noise: two
+// false rule breaks in 1,000 games).
+func TestACallTakesItsTilesBeforeAMove(t *testing.T) {
+	ft, tr := dealtTable(t, loadRules(t, "siamese"), loadCard(t), [4]string{
+		"F 2B 2B 2B 4B 4B 6B 6B 6B 8B 8B 6C J 9D",
+		"1C 1C 1C 2C 2C 2C 3C 3C 3C 4C 4C 4C 5C 7B",
+		"2D 2D 2D 3D 3D 3D 4D 4D 4D 5D 5D 5D F",
+		"E E E S S S W W W N N N RD RD",
+	})
+	eastThrowsWestPlays(ft, tr, take(0, 1, sim.In, "9D"), "F")
+	if s := tr.State(); s.Last == nil || s.Last.Tile != face("F") || s.Turn != 0 {
+		t.Fatalf("before: West's F is not the last discard, East to play: %+v", s.Last)
+	}
+	p := seatPicture{seat: 0}
+	p.minus[0][face("F")], p.minus[0][face("J")] = 1, 1
+	p.minus[1][face("7B")], p.plus[1][face("J")] = 1, 1
+	p.onDelta[0], p.onExtra[0][face("F")] = 3, 2
+	tr.taken = append(tr.taken, DiscardReading{Face: face("F"), Known: true, At: ft.now})
+	tr.seen = append(tr.seen, DiscardReading{Seen: true, Face: face("7B"), Known: true, At: ft.now})
+	var got []string
+	for _, c := range tr.explainSeat(&p, make([]bool, len(tr.seen)), make([]bool, len(tr.taken)), false) {
+		got = append(got, c.act.Notation())
+	}
+	if !slices.Contains(got, "0 call F F J r1") || slices.ContainsFunc(got, func(a string) bool { return strings.Contains(a, "move") }) {
+		t.Fatalf("explained as %q, want the call of F F J, no move", got)
 	}
 }

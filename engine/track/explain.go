@@ -133,8 +133,8 @@ func (t *Tracker) explainSeat(p *seatPicture, usedSeen, usedTaken []bool, discar
 	if discardFirst {
 		out = append(out, t.discards(p, usedSeen)...)
 	}
+	out = append(out, t.calls(p, usedTaken)...) // an exposure newly laid and the discard taken: its tiles first
 	out = append(out, t.moves(p)...)
-	out = append(out, t.calls(p, usedTaken)...)
 	out = append(out, t.exchanges(p)...)
 	out = append(out, t.fixes(p)...)
 	out = append(out, t.discards(p, usedSeen)...)
