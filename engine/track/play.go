@@ -337,25 +337,8 @@ func (o *orderSearch) extend(s game.State, placed []int, sc orderScore) {
 		if o.used[i] || o.budget <= 0 {
 			continue
 		}
-		next, ns := sc, s
-		for _, x := range placed {
-			firm, late := o.t.datedAfter(&o.cands[x], &o.cands[i])
-			next.inversions += firm
-			next.lateReads += late
-		}
-		if o.cands[i].atOnce && (len(placed) == 0 || placed[len(placed)-1] != i-1) {
-			next.inversions++ // one motion (drawn and thrown at once) parted
-		}
 		o.budget--
-		if n, vs, err := game.Apply(s, o.cands[i].act); err == nil {
-			ns = n
-			next.played++
-			for _, v := range vs {
-				if v.Faulty() {
-					next.faults++
-				}
-			}
-		}
+		ns, next, _ := o.t.place(o.cands, placed, i, s, sc)
 		bound := next
 		bound.played += len(o.cands) - len(placed) - 1
 		if !bound.better(o.bestScore) {
@@ -409,33 +392,39 @@ func (a orderScore) better(b orderScore) bool {
 func (t *Tracker) score(cands []candidate, order []int) orderScore {
 	s := t.state
 	var sc orderScore
-	for x := range order {
-		for y := x + 1; y < len(order); y++ {
-			firm, late := t.datedAfter(&cands[order[x]], &cands[order[y]])
-			sc.inversions += firm
-			sc.lateReads += late
-		}
-		if i := order[x]; cands[i].atOnce && (x == 0 || order[x-1] != i-1) {
-			sc.inversions++ // one motion (drawn and thrown at once) parted
-		}
-	}
-	for _, i := range order {
-		n, vs, err := game.Apply(s, cands[i].act)
-		if err != nil {
-			continue
-		}
-		s = n
-		sc.played++
-		for _, v := range vs {
-			if v.Faulty() {
-				sc.faults++
-			}
-		}
-		if game.HasFaults(vs) {
+	for x, i := range order {
+		var faulty bool
+		s, sc, faulty = t.place(cands, order[:x], i, s, sc)
+		if faulty {
 			sc.faulty = append(sc.faulty, i)
 		}
 	}
 	return sc
+}
+
+// place scores cands[i] played after placed (already played into s, scored sc): the evidence it
+// goes against, then the act itself on s. faulty: it breaks a rule. The one step of both score
+// and the search for the best order.
+func (t *Tracker) place(cands []candidate, placed []int, i int, s game.State, sc orderScore) (game.State, orderScore, bool) {
+	for _, x := range placed {
+		firm, late := t.datedAfter(&cands[x], &cands[i])
+		sc.inversions += firm
+		sc.lateReads += late
+	}
+	if cands[i].atOnce && (len(placed) == 0 || placed[len(placed)-1] != i-1) {
+		sc.inversions++ // one motion (drawn and thrown at once) parted
+	}
+	n, vs, err := game.Apply(s, cands[i].act)
+	if err != nil {
+		return s, sc, false
+	}
+	sc.played++
+	for _, v := range vs {
+		if v.Faulty() {
+			sc.faults++
+		}
+	}
+	return n, sc, game.HasFaults(vs)
 }
 
 // datedAfter counts 1 in firm where the evidence says a came after b: read orderWindow or more
