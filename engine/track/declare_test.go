@@ -209,3 +209,51 @@ func TestFaultWaitsForAnEarlierDeclaration(t *testing.T) {
 		t.Fatal("a fault read after West's declaration is played before the declaration is judged")
 	}
 }
+
+// TestFaultWaitsForItsSeatsRacksToBeStill: an act that breaks a rule is named once its seat's
+// racks read as they settled and have been still for InFlight (a tile on its way from one of
+// the seat's racks to the other), not the whole grace period; where the seat is said to have
+// thrown a tile the camera saw land, for the grace period (that tile may be the seat to play's,
+// drawn and thrown at once, while this seat's is still in its hand).
+func TestFaultWaitsForItsSeatsRacksToBeStill(t *testing.T) {
+	_, tr := dealtTable(t, loadRules(t, "siamese"), loadCard(t), [4]string{
+		"F 2B 2B 2B 3B 3B 3B 4B 4B 4B 5B 5B 6B 6B",
+		"E E E S S S W W W N N N RD RD",
+		"F F F 1B 1B 1B 1C 1C 1C 1D 1D 1D 1D",
+		"2D 2D 2D 3D 3D 3D 4D 4D 4D 5D 5D 5D 6D 7D",
+	})
+	tr.now = tr.now.Add(10 * time.Second)
+	pick := candidate{act: game.Action{Seat: 0, Act: game.ActDraw, Tiles: []tile.Face{face("5C")}, Rack: 1}, seen: -1, taken: -1, at: tr.now.Add(-time.Second)}
+	if sc := tr.score([]candidate{pick}, []int{0}); sc.faults == 0 {
+		t.Fatal("East's second pick breaks no rule: the test needs one that does")
+	}
+	cfg := DefaultConfig()
+	if cfg.InFlight >= cfg.Grace {
+		t.Fatalf("InFlight %v is not shorter than Grace %v", cfg.InFlight, cfg.Grace)
+	}
+	between := (cfg.InFlight + cfg.Grace) / 2
+	tr.changed[0] = tr.now.Add(-between)
+	if tr.holdFaults([]candidate{pick}, []int{0}) {
+		t.Errorf("a fault on racks still for %v (InFlight %v) is held", between, cfg.InFlight)
+	}
+	tr.changed[0] = tr.now.Add(-cfg.InFlight / 2)
+	if !tr.holdFaults([]candidate{pick}, []int{0}) {
+		t.Errorf("a fault on racks that changed %v ago is named", cfg.InFlight/2)
+	}
+	tr.changed[0] = tr.now.Add(-time.Minute)
+	tr.moving = map[Place]bool{{0, 2, In}: true}
+	if !tr.holdFaults([]candidate{pick}, []int{0}) {
+		t.Error("a fault is named while the seat's rack 2 reads otherwise than it settled")
+	}
+	delete(tr.moving, Place{0, 2, In})
+	tr.seen = []DiscardReading{{Seen: true, Known: true, Face: face("5C"), At: tr.now.Add(-between)}}
+	throw := candidate{act: game.Action{Seat: 0, Act: game.ActDiscard, Tiles: []tile.Face{face("5C")}, Rack: 1}, seen: 0, taken: -1, at: tr.now.Add(-between)}
+	tr.changed[0] = tr.now.Add(-between)
+	if !tr.holdFaults([]candidate{pick, throw}, []int{0, 1}) {
+		t.Errorf("a fault whose seat threw a tile seen landing is named %v after its racks changed (Grace %v)", between, cfg.Grace)
+	}
+	tr.changed[0] = tr.now.Add(-cfg.Grace)
+	if tr.holdFaults([]candidate{pick, throw}, []int{0, 1}) {
+		t.Error("a fault whose seat threw a tile seen landing is held past the grace period")
+	}
+}

@@ -213,7 +213,7 @@ func (t *Tracker) earlierUnnamed(cands []candidate, at time.Time) bool {
 		return false
 	}
 	for i, d := range t.seen {
-		if !d.Known && d.At.Before(at) && t.now.Sub(d.At) >= t.cfg.UnnamedWait && !slices.ContainsFunc(cands, func(c candidate) bool { return c.seen == i }) {
+		if !d.Known && d.At.Before(at) && t.now.Sub(d.At) >= t.cfg.InFlight && !slices.ContainsFunc(cands, func(c candidate) bool { return c.seen == i }) {
 			return true
 		}
 	}
@@ -221,11 +221,12 @@ func (t *Tracker) earlierUnnamed(cands []candidate, at time.Time) bool {
 }
 
 // holdFaults decides to wait before playing acts that break a rule. Such acts need clear
-// evidence: the racks of every seat breaking one have stayed the same for the grace period (a tile
-// moving from rack to rack lands in one before it leaves the other), no Mah Jongg declared
-// before them waits to be judged, and no discard the camera
-// saw is still unexplained (the seat to play may have thrown its drawn tile before its rack
-// settled, which would make them legal) — the latter for AskAfter at most.
+// evidence: the racks of every seat breaking one read as they settled and have been still for
+// InFlight (a tile moving from rack to rack may land in one before it leaves the other, or
+// leave one and be in the hand a moment), or for Grace where the seat is said to have thrown a
+// tile seen landing; no Mah Jongg declared before them waits to be judged; and no discard the
+// camera saw is still unexplained (the seat to play may have thrown its drawn tile before its
+// rack settled, which would make them legal), the latter for AskAfter at most.
 func (t *Tracker) holdFaults(cands []candidate, order []int) bool {
 	sc := t.score(cands, order)
 	if sc.faults == 0 {
@@ -233,10 +234,15 @@ func (t *Tracker) holdFaults(cands []candidate, order []int) bool {
 		return false
 	}
 	for _, i := range sc.faulty {
-		if t.now.Sub(t.changed[cands[i].act.Seat]) < t.cfg.Grace {
+		c := cands[i]
+		still := t.cfg.InFlight
+		if slices.ContainsFunc(cands, func(d candidate) bool { return d.act.Seat == c.act.Seat && d.seen >= 0 }) {
+			still = t.cfg.Grace // the tile seen landing may be the seat to play's, drawn and thrown at once (no rack reads it), while this seat's is still in its hand
+		}
+		if t.seatMoving(c.act.Seat) || t.now.Sub(t.changed[c.act.Seat]) < still {
 			return true
 		}
-		if c := cands[i]; !c.declares && t.declaredBefore(c.at) {
+		if !c.declares && t.declaredBefore(c.at) {
 			return true // judged, the declaration may make it legal: a call the racks have not shown, the declarer's throw, pass the turn
 		}
 	}
