@@ -72,10 +72,11 @@ func screenshotDir(t *testing.T) string {
 }
 
 // liveConfig is a live simulated table that plays quickly, with the embedded broker on a free
-// port.
+// port, read on fastConfig's fast path.
 func liveConfig() Config {
 	c := Defaults()
 	c.Camera = "direct"
+	c.Sim.Racks = "direct"
 	c.HTTP = "127.0.0.1:0"
 	c.MQTT.Listen = "127.0.0.1:0"
 	c.Sim.Pace = Duration(25 * time.Millisecond)

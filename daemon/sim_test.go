@@ -17,11 +17,15 @@ import (
 	"github.com/siamesetable/siamesed/sim/table"
 )
 
-// fastConfig is a soak run of the simulated table: a simulated clock, n games, the simulated
-// camera's reports without frames (camera: direct; vision_test.go runs the real pipeline).
+// fastConfig is a soak run of the simulated table: a simulated clock, n games, the racks read
+// without emulated chips and the simulated camera's reports without frames (sim.racks and
+// camera: direct, the soak's fast path, four times as fast under -race;
+// TestSimulatedGamesAreTrackedFromTheSensors reads the chips, vision_test.go runs the real
+// camera pipeline).
 func fastConfig(n int, faults float64) Config {
 	c := Defaults()
 	c.Camera = "direct"
+	c.Sim.Racks = "direct"
 	c.HTTP = "127.0.0.1:0"
 	c.Sim.Fast, c.Sim.Games, c.Sim.Faults = true, n, faults
 	c.Sim.Noise = table.Noise{Noise: simtable.Noise{TagDropout: 0.002, BusError: 0.00002, GhostTag: 0.0002, WeightSpike: 0.001}, UnknownDiscard: 0.05}
@@ -75,15 +79,20 @@ func TestSimulatedGamesAreTrackedFromTheSensors(t *testing.T) {
 	if testing.Short() {
 		n = 2
 	}
-	r := runSim(t, fastConfig(n, 0), t.TempDir())
+	cfg := fastConfig(n, 0)
+	cfg.Sim.Racks = "chips"
+	r := runSim(t, cfg, t.TempDir())
 	r.trackedExactly(t, n)
+	if fw := r.d.rig.Readers[0].Firmware; fw == "simulated" {
+		t.Errorf("the first reader is %q: the racks were not read through the chips", fw)
+	}
 }
 
 // TestSimulatedGamesOnDirectRacks: the same table read without chips or drivers (sim.racks:
 // direct, the soak's fast path) is tracked as exactly.
 func TestSimulatedGamesOnDirectRacks(t *testing.T) {
 	cfg := fastConfig(2, 0)
-	cfg.Sim.Racks, cfg.Sim.Seed = "direct", 2
+	cfg.Sim.Seed = 2
 	r := runSim(t, cfg, t.TempDir())
 	r.trackedExactly(t, 2)
 	if fw := r.d.rig.Readers[0].Firmware; fw != "simulated" {

@@ -32,6 +32,7 @@ if ! "$staticcheck" -version 2>/dev/null | grep -q '(0.8.2)'; then
 fi
 "$staticcheck" ./...
 # A package that hangs is stopped after 40 minutes with every goroutine's stack, naming its test
-# (the slowest, daemon, takes 6-11 minutes under -race on two quiet cores, and ran past 25 minutes
-# on a machine loaded four times over).
+# (the slowest, daemon, took 10 minutes under -race beside two soaks on two cores, 19 before
+# its simulated games were read on the racks' fast path, and ran past 25 minutes on a machine
+# loaded four times over).
 go test -race -count=1 -timeout 40m "$@" ./...

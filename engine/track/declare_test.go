@@ -214,7 +214,8 @@ func TestFaultWaitsForAnEarlierDeclaration(t *testing.T) {
 // racks read as they settled and have been still for InFlight (a tile on its way from one of
 // the seat's racks to the other), not the whole grace period; where the seat is said to have
 // thrown a tile the camera saw land, for the grace period (that tile may be the seat to play's,
-// drawn and thrown at once, while this seat's is still in its hand).
+// drawn and thrown at once, while this seat's is still in its hand); while a rack of the seat
+// reads otherwise than it settled, for AskAfter (a weak reader may keep it so).
 func TestFaultWaitsForItsSeatsRacksToBeStill(t *testing.T) {
 	_, tr := dealtTable(t, loadRules(t, "siamese"), loadCard(t), [4]string{
 		"F 2B 2B 2B 3B 3B 3B 4B 4B 4B 5B 5B 6B 6B",
@@ -240,10 +241,14 @@ func TestFaultWaitsForItsSeatsRacksToBeStill(t *testing.T) {
 	if !tr.holdFaults([]candidate{pick}, []int{0}) {
 		t.Errorf("a fault on racks that changed %v ago is named", cfg.InFlight/2)
 	}
-	tr.changed[0] = tr.now.Add(-time.Minute)
+	tr.changed[0] = tr.now.Add(-(cfg.Grace + cfg.AskAfter) / 2)
 	tr.moving = map[Place]bool{{0, 2, In}: true}
 	if !tr.holdFaults([]candidate{pick}, []int{0}) {
 		t.Error("a fault is named while the seat's rack 2 reads otherwise than it settled")
+	}
+	tr.changed[0] = tr.now.Add(-cfg.AskAfter)
+	if tr.holdFaults([]candidate{pick}, []int{0}) {
+		t.Errorf("a fault is held while a rack reads otherwise than it settled for %v (AskAfter)", cfg.AskAfter)
 	}
 	delete(tr.moving, Place{0, 2, In})
 	tr.seen = []DiscardReading{{Seen: true, Known: true, Face: face("5C"), At: tr.now.Add(-between)}}
