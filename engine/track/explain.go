@@ -523,11 +523,13 @@ func (t *Tracker) discards(p *seatPicture, usedSeen []bool) []candidate {
 			for p.minus[r-1][f] > 0 {
 				// An unnamed arrival long before the tile left the rack was another tile (one
 				// drawn and thrown at once, perhaps): it is asked about, not taken for this one.
-				var notBefore time.Time
+				// The landing nearest the tile's departure as the rack dates it: the reading that
+				// showed it gone may come after the seat's next throw (a hand on the rack).
+				near, notBefore := t.readAt(p.seat, r, In), time.Time{}
 				if left := t.departedAt(p.seat, r, In, f); !left.IsZero() {
-					notBefore = left.Add(-arrivalSlack)
+					near, notBefore = left, left.Add(-arrivalSlack)
 				}
-				i := t.seenEvent(f, usedSeen, t.readAt(p.seat, r, In), p.seat != t.state.Turn, notBefore)
+				i := t.seenEvent(f, usedSeen, near, p.seat != t.state.Turn, notBefore)
 				if i < 0 {
 					break
 				}
