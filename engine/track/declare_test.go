@@ -210,12 +210,10 @@ func TestFaultWaitsForAnEarlierDeclaration(t *testing.T) {
 	}
 }
 
-// TestFaultWaitsForItsSeatsRacksToBeStill: an act that breaks a rule is named once its seat's
-// racks read as they settled and have been still for InFlight (a tile on its way from one of
-// the seat's racks to the other), not the whole grace period; where the seat is said to have
-// thrown a tile the camera saw land, for the grace period (that tile may be the seat to play's,
-// drawn and thrown at once, while this seat's is still in its hand); while a rack of the seat
-// reads otherwise than it settled, for AskAfter (a weak reader may keep it so).
+// TestFaultWaitsForItsSeatsRacksToBeStill: an act that breaks a rule is named only once its
+// seat's racks have been still for the grace period (a tile moving from rack to rack may land in
+// one before the other reads it gone). Half a second, tried in the fifth round, named false rule
+// breaks on weak readers (real-rack noise, seeds 2, 3, 4 and 12).
 func TestFaultWaitsForItsSeatsRacksToBeStill(t *testing.T) {
 	_, tr := dealtTable(t, loadRules(t, "siamese"), loadCard(t), [4]string{
 		"F 2B 2B 2B 3B 3B 3B 4B 4B 4B 5B 5B 6B 6B",
@@ -228,37 +226,13 @@ func TestFaultWaitsForItsSeatsRacksToBeStill(t *testing.T) {
 	if sc := tr.score([]candidate{pick}, []int{0}); sc.faults == 0 {
 		t.Fatal("East's second pick breaks no rule: the test needs one that does")
 	}
-	cfg := DefaultConfig()
-	if cfg.InFlight >= cfg.Grace {
-		t.Fatalf("InFlight %v is not shorter than Grace %v", cfg.InFlight, cfg.Grace)
-	}
-	between := (cfg.InFlight + cfg.Grace) / 2
-	tr.changed[0] = tr.now.Add(-between)
-	if tr.holdFaults([]candidate{pick}, []int{0}) {
-		t.Errorf("a fault on racks still for %v (InFlight %v) is held", between, cfg.InFlight)
-	}
-	tr.changed[0] = tr.now.Add(-cfg.InFlight / 2)
+	grace := DefaultConfig().Grace
+	tr.changed[0] = tr.now.Add(-grace * 9 / 10)
 	if !tr.holdFaults([]candidate{pick}, []int{0}) {
-		t.Errorf("a fault on racks that changed %v ago is named", cfg.InFlight/2)
+		t.Errorf("a fault on racks that changed %v ago (grace %v) is named", grace*9/10, grace)
 	}
-	tr.changed[0] = tr.now.Add(-(cfg.Grace + cfg.AskAfter) / 2)
-	tr.moving = map[Place]bool{{0, 2, In}: true}
-	if !tr.holdFaults([]candidate{pick}, []int{0}) {
-		t.Error("a fault is named while the seat's rack 2 reads otherwise than it settled")
-	}
-	tr.changed[0] = tr.now.Add(-cfg.AskAfter)
+	tr.changed[0] = tr.now.Add(-grace)
 	if tr.holdFaults([]candidate{pick}, []int{0}) {
-		t.Errorf("a fault is held while a rack reads otherwise than it settled for %v (AskAfter)", cfg.AskAfter)
-	}
-	delete(tr.moving, Place{0, 2, In})
-	tr.seen = []DiscardReading{{Seen: true, Known: true, Face: face("5C"), At: tr.now.Add(-between)}}
-	throw := candidate{act: game.Action{Seat: 0, Act: game.ActDiscard, Tiles: []tile.Face{face("5C")}, Rack: 1}, seen: 0, taken: -1, at: tr.now.Add(-between)}
-	tr.changed[0] = tr.now.Add(-between)
-	if !tr.holdFaults([]candidate{pick, throw}, []int{0, 1}) {
-		t.Errorf("a fault whose seat threw a tile seen landing is named %v after its racks changed (Grace %v)", between, cfg.Grace)
-	}
-	tr.changed[0] = tr.now.Add(-cfg.Grace)
-	if tr.holdFaults([]candidate{pick, throw}, []int{0, 1}) {
-		t.Error("a fault whose seat threw a tile seen landing is held past the grace period")
+		t.Errorf("a fault on racks still for the grace period, %v, is held", grace)
 	}
 }

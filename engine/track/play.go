@@ -221,13 +221,11 @@ func (t *Tracker) earlierUnnamed(cands []candidate, at time.Time) bool {
 }
 
 // holdFaults decides to wait before playing acts that break a rule. Such acts need clear
-// evidence: the racks of every seat breaking one read as they settled and have been still for
-// InFlight (a tile moving from rack to rack may land in one before it leaves the other, or
-// leave one and be in the hand a moment), or for Grace where the seat is said to have thrown a
-// tile seen landing, or for AskAfter while one of them reads otherwise than it settled (a
-// weak reader may keep it so); no Mah Jongg declared before them waits to be judged; and no
-// discard the camera saw is still unexplained (the seat to play may have thrown its drawn tile
-// before its rack settled, which would make them legal), the latter for AskAfter at most.
+// evidence: the racks of every seat breaking one have stayed the same for the grace period (a tile
+// moving from rack to rack lands in one before it leaves the other), no Mah Jongg declared
+// before them waits to be judged, and no discard the camera
+// saw is still unexplained (the seat to play may have thrown its drawn tile before its rack
+// settled, which would make them legal) — the latter for AskAfter at most.
 func (t *Tracker) holdFaults(cands []candidate, order []int) bool {
 	sc := t.score(cands, order)
 	if sc.faults == 0 {
@@ -235,18 +233,10 @@ func (t *Tracker) holdFaults(cands []candidate, order []int) bool {
 		return false
 	}
 	for _, i := range sc.faulty {
-		c := cands[i]
-		still := t.cfg.InFlight
-		if slices.ContainsFunc(cands, func(d candidate) bool { return d.act.Seat == c.act.Seat && d.seen >= 0 }) {
-			still = t.cfg.Grace // the tile seen landing may be the seat to play's, drawn and thrown at once (no rack reads it), while this seat's is still in its hand
-		}
-		if t.seatMoving(c.act.Seat) {
-			still = t.cfg.AskAfter // a rack reading otherwise than it settled may yet read the act's tile elsewhere; on a weak reader it may stay so, hence the bound
-		}
-		if t.now.Sub(t.changed[c.act.Seat]) < still {
+		if t.now.Sub(t.changed[cands[i].act.Seat]) < t.cfg.Grace {
 			return true
 		}
-		if !c.declares && t.declaredBefore(c.at) {
+		if c := cands[i]; !c.declares && t.declaredBefore(c.at) {
 			return true // judged, the declaration may make it legal: a call the racks have not shown, the declarer's throw, pass the turn
 		}
 	}

@@ -14,13 +14,12 @@ type Config struct {
 	AskAfter time.Duration
 	// Grace: a seat's picture that only several acts of one kind explain (two draws at once)
 	// must have stayed the same this long, so a rack still settling is not taken for a second
-	// draw; so must the racks of a seat said to have broken a rule by throwing a tile the camera
-	// saw land (the seat to play may have picked that tile and thrown it at once).
+	// draw; so must the racks of a seat said to have broken a rule, as a tile moving from rack to
+	// rack may land in one before the other reads it gone.
 	Grace time.Duration
 	// InFlight: a tile gone from a rack may still be on its way to the player's other rack this
-	// long. A tile the camera could not name that landed in the discards is matched with the
-	// racks once it has lain this long, and an act that breaks a rule is named once its seat's
-	// racks have been still this long.
+	// long: a tile the camera could not name that landed in the discards is matched with the
+	// racks once it has lain this long.
 	InFlight time.Duration
 	// CallWindow: once the wall is used up and the last discard lies uncalled this long, the game
 	// ends as a wall game. 0: only a player's wall_game command ends it.
