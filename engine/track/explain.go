@@ -150,7 +150,7 @@ func (t *Tracker) explainSeat(p *seatPicture, usedSeen, usedTaken []bool, discar
 // unnamedArrival: the camera saw a tile it could not name arrive in the discards within the
 // grace period: a tile gone from a rack may still be on its way to the player's other rack.
 func (t *Tracker) unnamedArrival() bool {
-	return slices.ContainsFunc(t.seen, func(d DiscardReading) bool { return !d.Known && t.now.Sub(d.At) < t.cfg.InFlight })
+	return slices.ContainsFunc(t.seen, func(d DiscardReading) bool { return !d.Known && t.now.Sub(d.At) < t.cfg.UnnamedWait })
 }
 
 func unused(used []bool) int {
@@ -259,7 +259,7 @@ func (t *Tracker) unnamedBefore(at time.Time, usedSeen []bool) bool {
 
 // freshArrival: the camera saw a tile arrive within the grace period that no rack explains yet:
 // no seat's racks show a tile of that face gone (for a tile it could not name, none gone, or
-// within InFlight). (An arrival some rack explains must not hold
+// within UnnamedWait). (An arrival some rack explains must not hold
 // the seat to play back: the other seat, playing on, would hold it back for ever.)
 func (t *Tracker) freshArrival(pics []seatPicture, readable []bool) bool {
 	var gone tile.Counts
@@ -271,8 +271,8 @@ func (t *Tracker) freshArrival(pics []seatPicture, readable []bool) bool {
 	}
 	return slices.ContainsFunc(t.seen, func(d DiscardReading) bool {
 		lain := t.now.Sub(d.At)
-		if !d.Known { // any tile gone from a rack may be it, once it has lain InFlight
-			return lain < t.cfg.InFlight || lain < t.cfg.Grace && gone.Total() == 0
+		if !d.Known { // any tile gone from a rack may be it, once it has lain UnnamedWait
+			return lain < t.cfg.UnnamedWait || lain < t.cfg.Grace && gone.Total() == 0
 		}
 		return lain < t.cfg.Grace && gone[d.Face] == 0
 	})
@@ -293,7 +293,7 @@ func (t *Tracker) playsAlone(seat int) bool {
 // asked; until a player says, the seat's later acts wait (played first, they would be out of
 // order).
 func (t *Tracker) unnamedThrow(pics []seatPicture, readable []bool) bool {
-	if !slices.ContainsFunc(t.seen, func(d DiscardReading) bool { return !d.Known && t.now.Sub(d.At) >= t.cfg.InFlight }) {
+	if !slices.ContainsFunc(t.seen, func(d DiscardReading) bool { return !d.Known && t.now.Sub(d.At) >= t.cfg.UnnamedWait }) {
 		return false
 	}
 	for seat := range pics {
@@ -533,7 +533,7 @@ func (t *Tracker) discards(p *seatPicture, usedSeen []bool) []candidate {
 				if i < 0 {
 					break
 				}
-				if !t.seen[i].Known && (t.now.Sub(t.seen[i].At) < t.cfg.InFlight ||
+				if !t.seen[i].Known && (t.now.Sub(t.seen[i].At) < t.cfg.UnnamedWait ||
 					p.seat != t.state.Turn && t.now.Sub(t.changed[p.seat]) < t.cfg.Grace) {
 					// An unnamed tile arrived: wait until no tile can be on its way still, and
 					// for a seat not to play, until its racks have settled (its tile may be

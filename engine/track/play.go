@@ -213,7 +213,7 @@ func (t *Tracker) earlierUnnamed(cands []candidate, at time.Time) bool {
 		return false
 	}
 	for i, d := range t.seen {
-		if !d.Known && d.At.Before(at) && t.now.Sub(d.At) >= t.cfg.InFlight && !slices.ContainsFunc(cands, func(c candidate) bool { return c.seen == i }) {
+		if !d.Known && d.At.Before(at) && t.now.Sub(d.At) >= t.cfg.UnnamedWait && !slices.ContainsFunc(cands, func(c candidate) bool { return c.seen == i }) {
 			return true
 		}
 	}

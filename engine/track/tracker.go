@@ -17,10 +17,10 @@ type Config struct {
 	// draw; so must the racks of a seat said to have broken a rule, as a tile moving from rack to
 	// rack may land in one before the other reads it gone.
 	Grace time.Duration
-	// InFlight: a tile gone from a rack may still be on its way to the player's other rack this
-	// long: a tile the camera could not name that landed in the discards is matched with the
-	// racks once it has lain this long.
-	InFlight time.Duration
+	// UnnamedWait: a tile the camera could not name that landed in the discards is matched with
+	// the racks once it has lain this long (a tile gone from a rack may still be on its way to
+	// the player's other rack).
+	UnnamedWait time.Duration
 	// CallWindow: once the wall is used up and the last discard lies uncalled this long, the game
 	// ends as a wall game. 0: only a player's wall_game command ends it.
 	CallWindow time.Duration
@@ -33,7 +33,7 @@ type Config struct {
 
 // DefaultConfig is what a real table starts with.
 func DefaultConfig() Config {
-	return Config{AskAfter: 5 * time.Second, Grace: 1500 * time.Millisecond, InFlight: 500 * time.Millisecond, CallWindow: 10 * time.Second, Camera: true}
+	return Config{AskAfter: 5 * time.Second, Grace: 1500 * time.Millisecond, UnnamedWait: 500 * time.Millisecond, CallWindow: 10 * time.Second, Camera: true}
 }
 
 // Tracker follows one game from sensor readings and commands.
