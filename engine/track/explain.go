@@ -534,10 +534,13 @@ func (t *Tracker) discards(p *seatPicture, usedSeen []bool) []candidate {
 					break
 				}
 				if !t.seen[i].Known && (t.now.Sub(t.seen[i].At) < t.cfg.UnnamedWait ||
-					p.seat != t.state.Turn && t.now.Sub(t.changed[p.seat]) < t.cfg.Grace) {
+					p.seat != t.state.Turn && t.now.Sub(t.changed[p.seat]) < t.cfg.Grace ||
+					t.betweenRacks(p.seat, 3-r, t.seen[i].At)) {
 					// An unnamed tile arrived: wait until no tile can be on its way still, and
 					// for a seat not to play, until its racks have settled (its tile may be
-					// going onto its rack, called: the unnamed tile is the turn's discard).
+					// going onto its rack, called: the unnamed tile is the turn's discard). Any
+					// tile gone may be the one it saw, so the seat's tile must not be on its
+					// way to its other rack either (a move, that rack read late).
 					break
 				}
 				usedSeen[i] = true
@@ -549,6 +552,14 @@ func (t *Tracker) discards(p *seatPicture, usedSeen []bool) []candidate {
 		}
 	}
 	return out
+}
+
+// betweenRacks: a tile of the seat's may still be on its way between a rack and the seat's other
+// one, still being read: the other rack is changing, and since (a draw's arrival, an unnamed
+// discard's landing) is less than the grace period ago (a rack on a weak reader is often deciding
+// a tag, and play must not wait on it for ever). A draw and an unnamed discard wait while it is.
+func (t *Tracker) betweenRacks(seat, other int, since time.Time) bool {
+	return t.moving[Place{seat, other, In}] && t.now.Sub(since) < t.cfg.Grace
 }
 
 // arrivalSlack is how much earlier than its rack read it gone a discarded tile may be seen
@@ -643,10 +654,8 @@ func (t *Tracker) draws(p *seatPicture, usedTaken []bool, thrown int) []candidat
 			if t.state.Unseen[f] == 0 || t.fromDiscards(f, usedTaken) {
 				continue // not from the wall: left for a question
 			}
-			if t.state.Seats[p.seat].Racks[2-r].Concealed[f] > 0 && t.moving[Place{p.seat, 3 - r, In}] && t.now.Sub(t.arrivedAt(p.seat, r, In, f)) < t.cfg.Grace {
-				// It may be on its way from the other rack, not yet read gone there (a move):
-				// wait, for the grace period at most (a rack on a weak reader is often deciding
-				// a tag, and the pick must not wait on it for ever).
+			if t.state.Seats[p.seat].Racks[2-r].Concealed[f] > 0 && t.betweenRacks(p.seat, 3-r, t.arrivedAt(p.seat, r, In, f)) {
+				// It may be on its way from the other rack, not yet read gone there (a move).
 				continue
 			}
 			p.plus[r-1][f]--
