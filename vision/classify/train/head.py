@@ -18,7 +18,7 @@ rather than naming the enrolled face nearest it.
 Debian packages only: python3-torch, python3-opencv, python3-numpy, python3-onnx.
 """
 import argparse
-import random
+import multiprocessing
 import time
 
 import cv2
@@ -30,7 +30,6 @@ import torch.nn.functional as F
 from onnx import helper, numpy_helper
 
 import train
-from negatives import negative
 
 
 class Frozen(nn.Module):
@@ -72,28 +71,32 @@ class Frozen(nn.Module):
         return self.embed(torch.flatten(self.features(x), 1))
 
 
-def embed_all(net, items, copies, rng, pool, batch=128):
-    """Embeds copies augmented versions of each (image, class, art) item; None images are fresh
-    non-tile crops."""
-    xs, ys = [], []
-    work = [(im, c, art) for im, c, art in items for _ in range(copies)]
+def embed_all(net, items, copies, seed, workers, batch=128):
+    """Embeds copies augmented versions of each (image index, class, art) item of train.IMAGES; -1
+    stands for a fresh non-tile crop. Batches are drawn as train.py draws them (train.make_batch,
+    seeded per batch), in workers processes when there are any."""
+    work = [(i, c, art) for i, c, art in items for _ in range(copies)]
+    chunks = [work[i:i + batch] for i in range(0, len(work), batch)]
+    jobs = [(seed * 1000003 + k, [(i, art) for i, _, art in chunk]) for k, chunk in enumerate(chunks)]
+    drawn = workers.imap(train.make_batch, jobs) if workers else map(train.make_batch, jobs)
     t0 = time.time()
-    for i in range(0, len(work), batch):
-        chunk = work[i:i + batch]
-        x = torch.stack([train.tensor(train.augment(negative(rng, pool) if im is None else im, rng, art)) for im, _, art in chunk])
+    xs = []
+    for xb in drawn:
         with torch.no_grad():
-            xs.append(F.normalize(net(x), dim=1))
-        ys += [c for _, c, _ in chunk]
+            xs.append(F.normalize(net(torch.from_numpy(np.ascontiguousarray(xb, dtype=np.float32))), dim=1))
     print(f"head: embedded {len(work)} crops in {time.time() - t0:.0f} s", flush=True)
-    return torch.cat(xs), torch.tensor(ys)
+    return torch.cat(xs), torch.tensor([c for _, c, _ in work])
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--model", required=True)
-    ap.add_argument("--photos", required=True)
-    ap.add_argument("--list", required=True)
-    ap.add_argument("--faces", required=True)
+    ap.add_argument("--model", help="the ONNX model to fit on and extend")
+    ap.add_argument("--weights", help="instead of --model: the weights train.py --weights-out wrote (fit only)")
+    ap.add_argument("--faces-out", help="also write the faces weights (numpy .npz), for --attach")
+    ap.add_argument("--attach", help="fit nothing: give --model the faces weights --faces-out wrote, into --out")
+    ap.add_argument("--photos")
+    ap.add_argument("--list")
+    ap.add_argument("--faces")
     ap.add_argument("--sets")
     ap.add_argument("--train-sets", default="")
     ap.add_argument("--test-sets", default="")
@@ -103,29 +106,47 @@ def main():
     ap.add_argument("--negatives", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--out", required=True)
+    ap.add_argument("--workers", type=int, default=0, help="processes that augment crops (0: this one)")
+    ap.add_argument("--out")
     a = ap.parse_args()
+    if a.attach:
+        if not (a.model and a.out):
+            raise SystemExit("head: --attach needs --model and --out")
+        model = onnx.load(a.model)
+        check_outputs(model, a.model)
+        write(model, np.load(a.attach)["faces"], a.out)
+        return
+    if not (a.photos and a.list and a.faces) or bool(a.model) == bool(a.weights) or not (a.out or a.faces_out):
+        raise SystemExit("head: --photos, --list, --faces, one of --model and --weights, and --out or --faces-out are needed")
+    if a.out and not a.model:
+        raise SystemExit("head: --out extends --model; with --weights give --faces-out")
     torch.set_num_threads(a.threads)
     torch.manual_seed(a.seed)
     np.random.seed(a.seed)
-    rng = random.Random(a.seed)
 
-    model = onnx.load(a.model)
-    if [o.name for o in model.graph.output] != ["embedding", "none"]:
-        raise SystemExit(f"head: {a.model} has outputs {[o.name for o in model.graph.output]}, want embedding and none (as train.py writes)")
-    net = Frozen(model).eval()
+    if a.model:
+        model = onnx.load(a.model)
+        check_outputs(model, a.model)
+        net = Frozen(model).eval()
+    else:
+        net, _ = train.load_weights(a.weights)
     photos = train.read_list(a.photos, a.list)
     names = [n.strip() for n in a.train_sets.split(",") if n.strip()]
     sets = train.read_sets(a.sets, names) if a.sets and names else []
     art = [(train.portrait(cv2.imread(f"{a.faces}/{f}.png")), f) for f in train.FACE_ORDER]
     classes = train.FACE_ORDER + ["none"]
     cls = {t: i for i, t in enumerate(classes)}
-    pool = [im for im, _ in photos] + [im for im, _ in sets] + [im for im, _ in art]
+    train.IMAGES[:] = [im for im, _ in photos] + [im for im, _ in sets] + [im for im, _ in art]
+    train.POOL[:] = train.IMAGES
     print(f"head: {len(photos)} photos, {len(sets)} crops of sets {','.join(names) or 'none'}, {len(art)} face images", flush=True)
 
-    parts = [([(im, cls[t], False) for im, t in photos], a.photo_copies), ([(im, cls[t], False) for im, t in sets], a.set_copies),
-             ([(im, cls[t], True) for im, t in art], a.art_copies), ([(None, cls["none"], False)], a.negatives)]
-    xs, ys = zip(*[embed_all(net, items, copies, rng, pool) for items, copies in parts if items])
+    index = iter(range(len(train.IMAGES)))
+    parts = [([(next(index), cls[t], False) for _, t in photos], a.photo_copies), ([(next(index), cls[t], False) for _, t in sets], a.set_copies),
+             ([(next(index), cls[t], True) for _, t in art], a.art_copies), ([(-1, cls["none"], False)], a.negatives)]
+    workers = multiprocessing.get_context("fork").Pool(a.workers) if a.workers > 0 else None
+    xs, ys = zip(*[embed_all(net, items, copies, a.seed * 10 + k, workers) for k, (items, copies) in enumerate(parts) if items])
+    if workers:
+        workers.close()
     x, y = torch.cat(xs), torch.cat(ys)
 
     # prototypes to start from: each class's mean embedding
@@ -151,14 +172,28 @@ def main():
         right = sum(train.FACE_ORDER[g] == t for g, (_, t) in zip(got, held))
         print(f"head: sets {','.join(tests)} (never fitted on): top-1 {right / len(held):.4f} of {len(held)}", flush=True)
 
+    faces = wn[:36].t().contiguous().numpy().astype(np.float32)
+    if a.faces_out:
+        np.savez(a.faces_out, faces=faces)
+        print(f"head: wrote {a.faces_out}", flush=True)
+    if a.out:
+        write(model, faces, a.out)
+
+
+def check_outputs(model, path):
+    if [o.name for o in model.graph.output] != ["embedding", "none"]:
+        raise SystemExit(f"head: {path} has outputs {[o.name for o in model.graph.output]}, want embedding and none (as train.py writes)")
+
+
+def write(model, faces, path):
+    """The model with one more output, faces: the embedding times faces (128 x 36)."""
     g = model.graph
-    weight = numpy_helper.from_array(wn[:36].t().contiguous().numpy().astype(np.float32), "faces.weight")
-    g.initializer.append(weight)
+    g.initializer.append(numpy_helper.from_array(faces, "faces.weight"))
     g.node.append(helper.make_node("MatMul", ["embedding", "faces.weight"], ["faces"]))
     g.output.append(helper.make_tensor_value_info("faces", onnx.TensorProto.FLOAT, [None, 36]))
     onnx.checker.check_model(model)
-    onnx.save(model, a.out)
-    print(f"head: wrote {a.out}", flush=True)
+    onnx.save(model, path)
+    print(f"head: wrote {path}", flush=True)
 
 
 if __name__ == "__main__":

@@ -113,7 +113,10 @@ def shapes(rng, bg):
             cv2.circle(im, p, rng.randint(5, 50), c, rng.choice([-1, 2, 4]))
         else:
             txt = "".join(chr(rng.randint(65, 90)) for _ in range(rng.randint(1, 4)))
-            cv2.putText(im, txt, p, rng.randrange(8), rng.uniform(0.5, 2), c, rng.randint(1, 4))
+            # drawn on an 8-bit mask: newer OpenCV draws text on 8-bit images only
+            mask = np.zeros((H, W), np.uint8)
+            cv2.putText(mask, txt, p, rng.randrange(8), rng.uniform(0.5, 2), 255, rng.randint(1, 4))
+            im[mask > 0] = c
     return im
 
 

@@ -22,10 +22,14 @@ and the recogniser can answer "unknown"; its weight is kept as a second output (
 embedding's dot product with it), so that a crop like no tile face at all is told as such even
 when a poorly enrolled crop lies near it.
 
-Debian packages only: python3-torch (1.13), python3-opencv, python3-numpy.
+Debian packages only: python3-torch (1.13), python3-opencv, python3-numpy. --device cuda and
+--workers train on a GPU machine; --weights-out and --from-weights bring the weights back to be
+exported here with Debian's torch, as every shipped model was.
 """
 import argparse
 import csv
+import inspect
+import multiprocessing
 import os
 import random
 import time
@@ -192,12 +196,56 @@ def plain(im):
     return cv2.resize(im, (W, H), interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
 
 
+# The images a batch is drawn from, set before the augmenting workers are forked (fork shares them).
+IMAGES = []
+POOL = []
+
+
+def make_batch(job):
+    """One batch of augmented crops: job is (seed, [(image index or -1 for a fresh non-tile crop,
+    artwork?)]). Seeded per batch, so the batches are the same however many workers draw them."""
+    seed, specs = job
+    rng = random.Random(seed)
+    np.random.seed(seed % (1 << 32))
+    return np.stack([augment(negative(rng, POOL) if i < 0 else IMAGES[i], rng, isart).transpose(2, 0, 1) for i, isart in specs])
+
+
+def save_weights(net, path, width, none):
+    """The trained network's weights (state dict) and what rebuilds it, for --from-weights and
+    head.py --weights: a model trained on another machine is exported here, with the exporter
+    every shipped model was written by."""
+    arrays = {k: v.detach().cpu().numpy() for k, v in net.state_dict().items()}
+    np.savez(path, _width=np.float32(width), _size=np.int32([W, H]), _none=np.int32(none), _classes=np.int32(net.weight.shape[0]), **arrays)
+
+
+def load_weights(path):
+    """The network save_weights wrote, in eval mode, and the index of its "none" class."""
+    global W, H
+    z = np.load(path)
+    W, H = (int(v) for v in z["_size"])
+    net = Net(int(z["_classes"]), float(z["_width"]))
+    net.load_state_dict({k: torch.from_numpy(z[k]) for k in z.files if not k.startswith("_")})
+    return net.eval(), int(z["_none"])
+
+
+def export(net, none, path):
+    dummy = torch.zeros(1, 3, H, W)
+    kw = {}
+    if "dynamo" in inspect.signature(torch.onnx.export).parameters:
+        kw["dynamo"] = False  # the TorchScript exporter, which writes opset 11 as OpenCV 4.6 reads it
+    torch.onnx.export(Export(net.cpu().eval(), none), dummy, path, opset_version=11, input_names=["crop"],
+                      output_names=["embedding", "none"], do_constant_folding=True, **kw)
+    print(f"train: wrote {path} ({os.path.getsize(path)} bytes)")
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--photos", required=True)
-    ap.add_argument("--list", required=True)
-    ap.add_argument("--faces", required=True)
-    ap.add_argument("--out", required=True)
+    ap.add_argument("--photos")
+    ap.add_argument("--list")
+    ap.add_argument("--faces")
+    ap.add_argument("--out", help="the ONNX model to write")
+    ap.add_argument("--weights-out", help="also write the trained weights (numpy .npz), for --from-weights")
+    ap.add_argument("--from-weights", help="train nothing: export the weights --weights-out wrote to --out")
     ap.add_argument("--epochs", type=int, default=40)
     ap.add_argument("--photo-repeats", type=int, default=20, help="augmented copies of each photo per epoch")
     ap.add_argument("--art-repeats", type=int, default=40, help="augmented copies of each face image per epoch")
@@ -208,13 +256,23 @@ def main():
     ap.add_argument("--margin", type=float, default=0.25, help="CosFace margin")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--workers", type=int, default=0, help="processes that augment batches (0: this one)")
+    ap.add_argument("--device", default="cpu", help="torch device to train on, e.g. cuda")
     ap.add_argument("--test-list", help="optional: crops of --photos to report nearest-neighbour top-1 on at the end (never trained on)")
     ap.add_argument("--size", default="60x80", help="the network's input, WxH (portrait); the extractor's crops are 60x80")
     ap.add_argument("--width", type=float, default=1.5, help="channels, times 16, 32, 64, 128")
     a = ap.parse_args()
     global W, H
-    W, H = (int(v) for v in a.size.split("x"))
     torch.set_num_threads(a.threads)
+    if a.from_weights:
+        if not a.out:
+            raise SystemExit("train: --from-weights needs --out")
+        net, none = load_weights(a.from_weights)
+        export(net, none, a.out)
+        return
+    if not (a.photos and a.list and a.faces and (a.out or a.weights_out)):
+        raise SystemExit("train: --photos, --list, --faces and --out or --weights-out are needed")
+    W, H = (int(v) for v in a.size.split("x"))
     torch.manual_seed(a.seed)
     np.random.seed(a.seed)
     rng = random.Random(a.seed)
@@ -230,27 +288,34 @@ def main():
     # one more class, "none", for every crop that is not a tile face
     names = faces + ["none"]
     cls = {t: i for i, t in enumerate(names)}
-    pool = [im for im, _ in photos] + [im for im, _ in sets] + [im for im, _ in art]
+    IMAGES[:] = [im for im, _ in photos] + [im for im, _ in sets] + [im for im, _ in art]
+    POOL[:] = IMAGES
+    labelled = [(i, cls[t], False, a.photo_repeats) for i, (_, t) in enumerate(photos)]
+    labelled += [(len(photos) + i, cls[t], False, a.set_repeats) for i, (_, t) in enumerate(sets)]
+    labelled += [(len(photos) + len(sets) + i, cls[t], True, a.art_repeats) for i, (_, t) in enumerate(art)]
     print(f"train: {len(photos)} photos, {len(sets)} crops of sets {','.join(names_wanted) or 'none'}, {len(art)} face images, "
-          f"{len(faces)} faces, {a.negatives} non-tile crops an epoch", flush=True)
+          f"{len(faces)} faces, {a.negatives} non-tile crops an epoch, on {a.device}", flush=True)
 
-    net = Net(len(names), a.width)
+    device = torch.device(a.device)
+    net = Net(len(names), a.width).to(device)
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=5e-4)
     steps_per_epoch = (len(photos) * a.photo_repeats + len(sets) * a.set_repeats + len(art) * a.art_repeats + a.negatives) // 64
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=a.epochs * steps_per_epoch + 1)
     scale, margin = 16.0, a.margin
+    workers = multiprocessing.get_context("fork").Pool(a.workers) if a.workers > 0 else None
     for ep in range(a.epochs):
         t0 = time.time()
-        items = [(im, cls[t], False) for im, t in photos] * a.photo_repeats + [(im, cls[t], True) for im, t in art] * a.art_repeats
-        items += [(im, cls[t], False) for im, t in sets] * a.set_repeats
-        items += [(None, cls["none"], False)] * a.negatives
+        items = [(i, c, isart) for i, c, isart, repeats in labelled for _ in range(repeats)]
+        items += [(-1, cls["none"], False)] * a.negatives
         rng.shuffle(items)
+        batches = [items[b * 64:(b + 1) * 64] for b in range(steps_per_epoch)]
+        jobs = [((a.seed * 1000003 + ep) * 10007 + b, [(i, isart) for i, _, isart in batch]) for b, batch in enumerate(batches)]
+        drawn = workers.imap(make_batch, jobs, chunksize=2) if workers else map(make_batch, jobs)
         net.train()
         tot, right, n = 0.0, 0, 0
-        for b in range(steps_per_epoch):
-            batch = items[b * 64:(b + 1) * 64]
-            x = torch.stack([tensor(augment(negative(rng, pool) if im is None else im, rng, isart)) for im, _, isart in batch])
-            y = torch.tensor([c for _, c, _ in batch])
+        for batch, xs in zip(batches, drawn):
+            x = torch.from_numpy(np.ascontiguousarray(xs, dtype=np.float32)).to(device)
+            y = torch.tensor([c for _, c, _ in batch], device=device)
             e = F.normalize(net(x), dim=1)
             cos = e @ F.normalize(net.weight, dim=1).t()
             logits = scale * (cos - margin * F.one_hot(y, len(names)))
@@ -263,14 +328,17 @@ def main():
             right += (cos.argmax(1) == y).sum().item()
             n += len(batch)
         print(f"epoch {ep + 1}/{a.epochs}: loss {tot / n:.3f}, train top-1 {right / n:.3f}, {time.time() - t0:.0f} s", flush=True)
+    if workers:
+        workers.close()
 
-    net.eval()
+    net = net.cpu().eval()
+    if a.weights_out:
+        save_weights(net, a.weights_out, a.width, cls["none"])
+        print(f"train: wrote {a.weights_out}")
     if a.test_list:
-        report(net, photos, read_list(a.photos, a.test_list), pool)
-    dummy = torch.zeros(1, 3, H, W)
-    torch.onnx.export(Export(net, cls["none"]), dummy, a.out, opset_version=11, input_names=["crop"],
-                      output_names=["embedding", "none"], do_constant_folding=True)
-    print(f"train: wrote {a.out} ({os.path.getsize(a.out)} bytes)")
+        report(net, photos, read_list(a.photos, a.test_list), POOL)
+    if a.out:
+        export(net, cls["none"], a.out)
 
 
 def embed(net, ims):
