@@ -491,7 +491,7 @@ func TestOracleStressCard(t *testing.T) {
 	t.Parallel()
 	n, m := 20_000, 1000
 	if quickOracle() {
-		n, m = 3000, 200
+		n, m = 1000, 80
 	}
 	for _, fj := range []bool{true, false} {
 		t.Run(fmt.Sprintf("flower_jokers=%v", fj), func(t *testing.T) {
@@ -682,7 +682,7 @@ func TestOracleMatch(t *testing.T) {
 	t.Parallel()
 	n := 100_000
 	if quickOracle() {
-		n = 10_000
+		n = 3000
 	}
 	compareMatch(t, oracleCardPath, n, 2026, false)
 }
@@ -694,7 +694,7 @@ func TestOracleMatchAllJokerExposures(t *testing.T) {
 	t.Parallel()
 	n := 20_000
 	if quickOracle() {
-		n = 2_000
+		n = 1000
 	}
 	compareMatch(t, oracleCardPath, n, 2027, true)
 }
@@ -881,7 +881,7 @@ func TestOracleAway(t *testing.T) {
 	t.Parallel()
 	n := 3000
 	if quickOracle() {
-		n = 600
+		n = 200
 	}
 	compareAway(t, oracleCardPath, n, 2026, false)
 }
@@ -891,7 +891,7 @@ func TestOracleAwayAllJokerExposures(t *testing.T) {
 	t.Parallel()
 	n := 1500
 	if quickOracle() {
-		n = 300
+		n = 100
 	}
 	compareAway(t, oracleCardPath, n, 2027, true)
 }
@@ -939,7 +939,8 @@ func oPresent(v int, ok bool) string {
 	return strconv.Itoa(v)
 }
 
-// quickOracle is true for -short and under -race: the oracle comparisons then run on fewer
-// random racks (still thousands), so the race run stays within go test's time limit; the
-// full counts run in every plain go test.
+// quickOracle is true for -short and under -race: the oracle comparisons and the exhaustive
+// advice searches then run on 3 to 30 per cent of their random cases, where the race detector
+// makes them ten to twenty-five times slower. The full counts run in every plain
+// go test, and scripts/test.sh runs this package once without -race for them.
 func quickOracle() bool { return testing.Short() || raceEnabled }

@@ -15,7 +15,7 @@ import (
 // not to play, a discard out of turn) are not listed.
 func TestLegalActionsAreLegal(t *testing.T) {
 	games := 12
-	if testing.Short() {
+	if fewerGames() {
 		games = 3
 	}
 	checked := map[Act]int{}

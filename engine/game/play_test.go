@@ -71,40 +71,41 @@ func deal(rng *rand.Rand, s *State, do func(Action)) {
 }
 
 // chooseAct picks a sensible act: Mah Jongg when it is there, a call a third of the time, a draw
-// of a tile taken at random from the unseen ones, else anything listed.
+// of a tile taken at random from the unseen ones, else anything listed. It keeps indices into
+// acts, not copies: copying every listed act was a quarter of the random games' time.
 func chooseAct(rng *rand.Rand, s *State, acts []Action) Action {
-	var draws, calls, others []Action
-	for _, a := range acts {
-		switch a.Act {
+	var draws, calls, others []int
+	for i := range acts {
+		switch a := &acts[i]; a.Act {
 		case ActMahJongg, ActWallEnd:
-			return a
+			return *a
 		case ActDraw:
-			draws = append(draws, a)
+			draws = append(draws, i)
 		case ActCall:
 			if a.For != "mahjong" {
-				calls = append(calls, a)
+				calls = append(calls, i)
 			}
 		default:
-			others = append(others, a)
+			others = append(others, i)
 		}
 	}
 	switch {
 	case len(calls) > 0 && rng.IntN(3) == 0:
-		return calls[rng.IntN(len(calls))]
+		return acts[calls[rng.IntN(len(calls))]]
 	case len(draws) > 0 && (len(others) == 0 || rng.IntN(8) != 0):
 		unseen := s.Unseen.Faces()
 		f := unseen[rng.IntN(len(unseen))]
-		for _, a := range draws {
-			if a.Tiles[0] == f {
-				return a
+		for _, i := range draws {
+			if acts[i].Tiles[0] == f {
+				return acts[i]
 			}
 		}
-		return draws[0]
+		return acts[draws[0]]
 	case len(others) > 0:
 		// Discards and moves mostly; exchanges and rack fixes when listed.
-		return others[rng.IntN(len(others))]
+		return acts[others[rng.IntN(len(others))]]
 	}
-	return draws[0]
+	return acts[draws[0]]
 }
 
 // randomFault makes an act that breaks a rule, or cannot have happened.
@@ -185,6 +186,11 @@ func copyState(s State) State {
 	n.Rules, n.Card = rules, c
 	return n
 }
+
+// fewerGames is true for -short and under -race: the property tests over random games then
+// play a tenth to a quarter of their games. scripts/test.sh runs this package once more
+// without -race, so every full count still runs in CI.
+func fewerGames() bool { return testing.Short() || raceEnabled }
 
 var allRulesets = []string{"siamese", "siamese-masters", "royale-4", "royale-3", "siamese+nmjl-tournament", "siamese-masters+nmjl-tournament",
 	"wright-patterson-siamese", "wright-patterson-siamese+no-jokers+four-flowers"}

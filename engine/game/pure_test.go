@@ -16,7 +16,7 @@ import (
 // here as the old state changing when the new one is played on.
 func TestApplyNeverChangesItsInput(t *testing.T) {
 	games := 60
-	if testing.Short() {
+	if fewerGames() {
 		games = 10
 	}
 	for _, spec := range allRulesets {
@@ -50,7 +50,7 @@ func TestApplyNeverChangesItsInput(t *testing.T) {
 // view, byte for byte as JSON. Every seat's own view, by contrast, must change with its tiles.
 func TestPublicViewShowsNoConcealedTile(t *testing.T) {
 	games := 200 // per ruleset: 1,200 games, some 170,000 states
-	if testing.Short() {
+	if fewerGames() {
 		games = 20
 	}
 	states := 0

@@ -167,7 +167,7 @@ func tilesOnTable(s State) tile.Counts {
 
 func TestRandomGamesConserveTilesAndReplay(t *testing.T) {
 	games := 300
-	if testing.Short() {
+	if fewerGames() {
 		games = 30
 	}
 	for _, spec := range []string{"siamese", "siamese-masters", "royale-4", "royale-3", "siamese+nmjl-tournament", "wright-patterson-siamese"} {
