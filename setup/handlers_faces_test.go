@@ -105,8 +105,8 @@ func TestFacesEnrolment(t *testing.T) {
 	if left, ok := out["left"].([]any); !ok || len(left) != 0 {
 		t.Errorf("every face enrolled: left %v, want an empty list", out["left"])
 	}
-	if c := check(t, h, cookie, "Faces"); c["ready"] != true || !strings.Contains(c["text"].(string), "Four Winds Card") {
-		t.Errorf("the Faces check with every face enrolled: %v", c)
+	if c := check(t, h, cookie, "Faces"); c["ready"] != false || !strings.Contains(c["text"].(string), "enrolled but not checked: press Check") {
+		t.Errorf("the Faces check with every face enrolled, not checked: %v", c)
 	}
 	expect("accept E twice", "POST", "/api/setup/camera/faces/accept", map[string]any{"face": "E"}, 409, "capture E first")
 	faces, imgs := enrolledFiles(t, dir)
@@ -147,7 +147,9 @@ func faceList(v any) []tile.Face {
 
 // The check: every face enrolled, a crop the model names as another face is shown and the
 // camera is not told; all named back, the camera takes the enrolment and the page says ready,
-// with the faces held alike and both their crops.
+// with the faces held alike and both their crops. The Faces check ticks only while the
+// enrolment is the one the last check passed: not before Check, not after a crop is retaken or
+// changed by hand, not after a check that misread one.
 func TestFacesCheck(t *testing.T) {
 	cam := &fakeCamera{}
 	h, _ := windsTable(t, cam)
@@ -167,6 +169,13 @@ func TestFacesCheck(t *testing.T) {
 	}
 	cam.checked = Checked{Crops: append([]wire.Recognised(nil), crops...)}
 	cam.checked.Crops[1].As = tile.West
+	facesCheck := func(what string, ready bool, says string) {
+		t.Helper()
+		if c := check(t, h, cookie, "Faces"); c["ready"] != ready || !strings.Contains(c["text"].(string), says) {
+			t.Errorf("the Faces check %s: %v, want ready %v saying %q", what, c, ready, says)
+		}
+	}
+	facesCheck("before Check", false, "every face is enrolled but not checked: press Check")
 	resp, out := h.call("POST", "/api/setup/camera/faces/check", cookie, map[string]any{})
 	if resp.StatusCode != 200 || out["ready"] != false || len(out["misread"].([]any)) != 1 || !strings.Contains(out["says"].(string), "1 of 5 faces are not recognised back") {
 		t.Fatalf("a misread crop: %d %v", resp.StatusCode, out)
@@ -174,11 +183,37 @@ func TestFacesCheck(t *testing.T) {
 	if cam.reloads != 1 {
 		t.Errorf("a misread enrolment was handed to the camera (%d reloads)", cam.reloads)
 	}
+	facesCheck("after a misread", false, "not checked: press Check")
 	cam.checked = Checked{Crops: crops, Alike: []wire.Alike{{A: tile.West, B: tile.North, ImageA: "001-W.jpg", ImageB: "001-N.jpg", Similarity: 0.9}}}
 	resp, out = h.call("POST", "/api/setup/camera/faces/check", cookie, map[string]any{})
 	if resp.StatusCode != 200 || out["ready"] != true || !strings.Contains(out["says"].(string), "The camera is ready") || cam.reloads != 2 {
 		t.Fatalf("all named back: %d %v, %d reloads", resp.StatusCode, out, cam.reloads)
 	}
+	facesCheck("once checked", true, "enrolled and checked")
+	// A crop retaken on the page, or changed by hand, wants the check again; it passes again.
+	h.call("POST", "/api/setup/camera/faces/capture", cookie, map[string]any{"face": "E"})
+	if resp, out := h.call("POST", "/api/setup/camera/faces/accept", cookie, map[string]any{"face": "E", "replace": true}); resp.StatusCode != 200 {
+		t.Fatalf("E retaken: %v", out)
+	}
+	facesCheck("after E was retaken", false, "the faces enrolled changed since they were last checked: press Check")
+	cam.checked.Crops[0].Image = "002-E.jpg"
+	if resp, out = h.call("POST", "/api/setup/camera/faces/check", cookie, map[string]any{}); out["ready"] != true {
+		t.Fatalf("checked again: %d %v", resp.StatusCode, out)
+	}
+	facesCheck("checked again", true, "enrolled and checked")
+	// The last check is the one that counts: a misread one, the enrolment unchanged, unticks it.
+	cam.checked.Crops[3].As = tile.West
+	h.call("POST", "/api/setup/camera/faces/check", cookie, map[string]any{})
+	cam.checked.Crops[3].As = tile.North
+	facesCheck("after a misread check of the same enrolment", false, "every face is enrolled but not checked: press Check")
+	if resp, out = h.call("POST", "/api/setup/camera/faces/check", cookie, map[string]any{}); out["ready"] != true {
+		t.Fatalf("checked once more: %d %v", resp.StatusCode, out)
+	}
+	crop := filepath.Join(h.dir, "camera", "enrolled", labels.ImageDir, "001-N.jpg")
+	if err := os.WriteFile(crop, []byte("another crop"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	facesCheck("after a crop changed by hand", false, "changed since they were last checked")
 	alike := out["alike"].([]any)[0].(map[string]any)
 	if alike["a"] != "W" || alike["jpeg_a"] == "" || alike["jpeg_b"] == "" || alike["jpeg_a"] == alike["jpeg_b"] {
 		t.Errorf("the pair alike: %v", alike)
