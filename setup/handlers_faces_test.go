@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/siamesetable/siamesed/engine/tile"
+	"github.com/siamesetable/siamesed/vision/area"
 	"github.com/siamesetable/siamesed/vision/labels"
 	"github.com/siamesetable/siamesed/vision/wire"
 )
@@ -221,5 +222,68 @@ func TestFacesCheck(t *testing.T) {
 	cam.checked.Alike[0].ImageB = "../../setup/owner-password"
 	if resp, out = h.call("POST", "/api/setup/camera/faces/check", cookie, map[string]any{}); resp.StatusCode != 500 || !strings.Contains(out["error"].(string), "not an enrolled crop") {
 		t.Errorf("a crop outside the enrolment: %d %v", resp.StatusCode, out)
+	}
+}
+
+// The empty area kept by the camera worker beside the enrolment (labels.EmptyView) counts
+// after a restart while it was taken through the corners saved now: the page need not Start
+// again, and a face is captured at once. Kept through other corners, or corners saved anew
+// after Start, it does not: a capture asks for Start first.
+func TestFacesEmptyAreaKept(t *testing.T) {
+	saved := area.Calibration{Corners: [4][2]float64{{102, 80}, {1038, 76}, {1060, 800}, {88, 818}}, Width: 960, Height: 704}
+	other := saved
+	other.Corners[1][0] = 1000
+	for _, c := range []struct {
+		what  string
+		kept  area.Calibration
+		empty bool
+	}{{"kept through the corners saved", saved, true}, {"kept through other corners", other, false}} {
+		cam := &fakeCamera{}
+		h, _ := newCameraHarness(t, cam, func(dir string) {
+			if _, err := SaveSettings(dir, Settings{Rules: "siamese", Names: []string{"East", "West"}}, []byte(windsCard)); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.MkdirAll(filepath.Join(dir, "camera"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			png, corners := labels.EmptyView(filepath.Join(dir, "camera", "enrolled"))
+			if err := saved.Save(filepath.Join(dir, "camera", "calibration.yaml")); err != nil {
+				t.Fatal(err)
+			}
+			if err := c.kept.Save(corners); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(png, []byte("a view"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		})
+		cookie := h.login()
+		if _, out := h.call("GET", "/api/setup/camera/faces", cookie, nil); out["empty"] != c.empty {
+			t.Errorf("%s: the page is told empty %v, want %v", c.what, out["empty"], c.empty)
+		}
+		resp, out := h.call("POST", "/api/setup/camera/faces/capture", cookie, map[string]any{"face": "E"})
+		if c.empty && resp.StatusCode != 200 || !c.empty && (resp.StatusCode != 409 || !strings.Contains(out["error"].(string), "capture it empty first")) {
+			t.Errorf("%s: capture E: %d %v", c.what, resp.StatusCode, out)
+		}
+	}
+	// Started here, then corners saved anew: Start again.
+	cam := &fakeCamera{}
+	h, _ := windsTable(t, cam)
+	cookie := h.login()
+	h.call("GET", "/api/setup/camera/snapshot", cookie, nil)
+	h.call("POST", "/api/setup/camera/calibration", cookie, goodCorners)
+	h.call("POST", "/api/setup/camera/faces/empty", cookie, map[string]any{})
+	if _, out := h.call("GET", "/api/setup/camera/faces", cookie, nil); out["empty"] != true {
+		t.Fatalf("after Start: %v", out)
+	}
+	moved := map[string]any{"corners": [][]float64{{100, 80}, {1038, 76}, {1060, 800}, {88, 818}}, "width": 960, "height": 704}
+	if resp, out := h.call("POST", "/api/setup/camera/calibration", cookie, moved); resp.StatusCode != 200 {
+		t.Fatalf("corners saved anew: %d %v", resp.StatusCode, out)
+	}
+	if _, out := h.call("GET", "/api/setup/camera/faces", cookie, nil); out["empty"] != false {
+		t.Errorf("corners saved anew after Start: empty %v, want false", out["empty"])
+	}
+	if resp, out := h.call("POST", "/api/setup/camera/faces/capture", cookie, map[string]any{"face": "E"}); resp.StatusCode != 409 {
+		t.Errorf("corners saved anew after Start: capture E: %d %v", resp.StatusCode, out)
 	}
 }
