@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -25,8 +26,9 @@ type rig struct {
 	tags    rack.Enrolment
 	store   *enroll.Store
 	tagFile string
-	// cals and calFile are real racks' load-cell calibrations and their file in the data
-	// directory ("": the profile names none, or a simulated table's cells, which are its own).
+	// cals and calFile are the load-cell calibrations made for these racks and their file in
+	// the data directory ("": a real profile names none). A simulated table's zones that file
+	// does not name keep the table's own.
 	cals    config.Calibrations
 	calFile string
 }
@@ -50,8 +52,10 @@ func LoadProfile(spec string) (*config.Profile, string, error) {
 }
 
 // buildRig opens the racks (build.Open). A simulated profile lays out a simulated table whose
-// own tags and load cells need no enrolment or calibration; real hardware reads both from the
-// data directory (what a user makes lives there, never beside the program).
+// own tags and load cells need no enrolment or calibration, though a calibration made on the
+// set-up page (and, with sim.tags: enrol, the tags enrolled there) is read back from the data
+// directory as at real racks; real hardware reads both from the data directory (what a user
+// makes lives there, never beside the program).
 func buildRig(cfg Config, set tile.Set, dataDir string, clk clock.Clock, host func() (build.Host, error)) (*rig, error) {
 	p, _, err := LoadProfile(cfg.Hardware)
 	if err != nil {
@@ -70,6 +74,11 @@ func buildRig(cfg Config, set tile.Set, dataDir string, clk clock.Clock, host fu
 			}
 			s.Sim.Tags = out.store
 		}
+		out.calFile = config.InData(dataDir, cmp.Or(p.Calibration, "calibration.yaml"))
+		if out.cals, err = config.LoadCalibrations(out.calFile); err != nil {
+			return nil, err
+		}
+		s.Sim.Calibrations = out.cals
 	} else {
 		tags, cals, err := build.UserData(p, set, dataDir)
 		if err != nil {

@@ -215,7 +215,8 @@ func writeCameraFrames(t *testing.T, cs [4][2]float64, w, h, n int) string {
 // TestSetupCameraOnANewTable: a real camera (a recording standing in for it) on a table with no
 // calibration and no faces enrolled: the daemon starts, its camera says what is missing, the
 // Camera section shows the camera's frame; the corners saved, the worker starts again and reads
-// them (its status now asks for the faces' enrolment).
+// them (its status now asks for the faces' enrolment); the enrolment started, the worker started
+// again still knows the empty area.
 func TestSetupCameraOnANewTable(t *testing.T) {
 	cs := [4][2]float64{{80, 60}, {560, 50}, {590, 430}, {60, 440}}
 	cfg := quietTable()
@@ -266,5 +267,17 @@ func TestSetupCameraOnANewTable(t *testing.T) {
 	cameraSays("faces are not enrolled")
 	if _, out := o.call("GET", "api/setup/camera", nil); !strings.Contains(out["health"].(string), "faces are not enrolled") {
 		t.Errorf("the Camera section's state: %v", out)
+	}
+	// The enrolment started (the empty area captured), the worker starts again (the corners
+	// saved once more): it still knows the empty area, and looks for the tile at once.
+	if code, out := o.call("POST", "api/setup/camera/faces/empty", map[string]any{}); code != 200 {
+		t.Fatalf("the empty area: %d %v", code, out)
+	}
+	if code, out := o.call("POST", "api/setup/camera/calibration", cornersBody(cs, 480, 380)); code != 200 || !strings.Contains(out["reloaded"].(string), "started again") {
+		t.Fatalf("saved again: %d %v", code, out)
+	}
+	cameraSays("faces are not enrolled")
+	if code, out := o.call("POST", "api/setup/camera/faces/capture", map[string]any{"face": "J"}); code != 422 || !strings.Contains(out["error"].(string), "no tile in the discard area") {
+		t.Errorf("a capture once the worker started again: %d %v, want no tile found against the empty area kept", code, out)
 	}
 }

@@ -149,8 +149,8 @@ func (r *setupRacks) ReadCell(zone string, n int) ([]int32, error) {
 }
 
 // SaveCell implements setup.Cells: the calibration applies to the cell between two scans, and
-// real racks' is saved to the profile's calibration file, which `siamesed calibrate load`
-// writes too.
+// is saved to the profile's calibration file, which `siamesed calibrate load` writes too (a
+// simulated table's: calibration.yaml in the data directory unless its profile names one).
 func (r *setupRacks) SaveCell(zone string, cal loadcell.Calibration) (string, string, error) {
 	cell, err := r.cell(zone)
 	if err != nil {
@@ -160,8 +160,6 @@ func (r *setupRacks) SaveCell(zone string, cal loadcell.Calibration) (string, st
 	var file, why string
 	err = r.d.monitor.Hold(func() error {
 		switch {
-		case rig.table != nil:
-			why = "a simulated table's load cells are calibrated afresh at every start"
 		case rig.calFile == "":
 			why = fmt.Sprintf("hardware %s names no calibration file", r.d.cfg.Hardware)
 		default:

@@ -3,6 +3,7 @@ package daemon
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"github.com/siamesetable/siamesed/engine/tile"
 	"github.com/siamesetable/siamesed/hw/build"
 	"github.com/siamesetable/siamesed/hw/enroll"
+	"github.com/siamesetable/siamesed/hw/loadcell"
 	"github.com/siamesetable/siamesed/hw/rack"
 	"github.com/siamesetable/siamesed/hw/simtable"
 	"github.com/siamesetable/siamesed/internal/clock"
@@ -386,7 +388,8 @@ func TestRacksSimTagsWaitForVirtualPlayers(t *testing.T) {
 // TestRacksCalibratedOnTheSimulatedTable: a zone of the simulated racks, read by the real HX711
 // driver on its emulated chip, is tared (refused while a hand rests on the rack), then saved
 // with a known weight of 200 g laid on it: the scale found is the cell's own within 1%, the
-// live weight reads the 200 g, and the page says a simulated table's calibration is not saved.
+// live weight reads the 200 g, and the calibration is saved to calibration.yaml in the data
+// directory, as real racks' is, where the racks' next start reads it.
 func TestRacksCalibratedOnTheSimulatedTable(t *testing.T) {
 	dir := t.TempDir()
 	addr, tb := simDaemon(t, dir, quietTable())
@@ -408,8 +411,9 @@ func TestRacksCalibratedOnTheSimulatedTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out := o.call("POST", save, map[string]any{"grams": 200})
-	if code != 200 || !strings.Contains(out["message"].(string), "not saved: a simulated table's load cells are calibrated afresh") {
-		t.Fatalf("save: %d %v", code, out)
+	file := filepath.Join(dir, "calibration.yaml")
+	if code != 200 || out["file"] != file || !strings.Contains(out["message"].(string), "saved to "+file) {
+		t.Fatalf("save: %d %v, want it saved to %s", code, out, file)
 	}
 	truth, _ := tb.Calibrations().Get("p1a", rack.On)
 	got := out["calibration"].(map[string]any)
@@ -426,6 +430,20 @@ func TestRacksCalibratedOnTheSimulatedTable(t *testing.T) {
 		}
 		return false
 	})
+	// The racks' next start reads the calibration saved; the zones not calibrated keep the
+	// simulated table's own.
+	saved := loadcell.Calibration{Offset: int32(got["offset"].(float64)), CountsPerGram: got["counts_per_gram"].(float64)}
+	again, err := buildRig(quietTable(), tile.American(), dir, clock.Real{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	if c := again.Cells[rack.Key{Rack: "p1a", Zone: rack.On}].Calibration(); c != saved {
+		t.Errorf("started again, p1a/on reads with %+v, want the calibration saved, %+v", c, saved)
+	}
+	if c, own := again.Cells[rack.Key{Rack: "p1b", Zone: rack.On}].Calibration(), again.table.Calibrations()["p1b"][rack.On]; c != own {
+		t.Errorf("started again, p1b/on reads with %+v, want the table's own %+v", c, own)
+	}
 }
 
 // TestRacksOnRealLoadCells: real racks (the loadcell-rack profile, on a host whose pins are a

@@ -164,8 +164,8 @@ func (s *Server) savedArea() (area.Calibration, error) {
 	return *c, nil
 }
 
-// facesChecks is the Faces check where a camera worker runs: every face the card needs enrolled
-// (the simulated camera enrols its own).
+// facesChecks is the Faces check where a camera worker runs: every face the card needs enrolled,
+// and the enrolment as it stands checked (faces_checked.go); the simulated camera enrols its own.
 func (s *Server) facesChecks() []Check {
 	if s.o.Camera == nil {
 		return nil
@@ -185,6 +185,9 @@ func (s *Server) facesChecks() []Check {
 		if left := labels.Missing(e.Faces(), req); len(left) > 0 {
 			return false, fmt.Sprintf("%d of %d faces are still to enrol (%s): Enrol faces in the Camera section", len(left), len(req), tile.Format(left))
 		}
-		return true, fmt.Sprintf("every face of %s and J is enrolled (%s)", which, e.Dir)
+		if ok, why := s.checkedNow(e); !ok {
+			return false, why
+		}
+		return true, fmt.Sprintf("every face of %s and J is enrolled and checked (%s)", which, e.Dir)
 	}}}
 }

@@ -20,7 +20,7 @@ type Cells interface {
 	// few conversions), between two of the racks' scans.
 	ReadCell(zone string, n int) ([]int32, error)
 	// SaveCell makes cal the zone's calibration now, and saves it where the next start reads
-	// it: file is where, or "" with why not (a simulated table's cells are its own).
+	// it: file is where, or "" with why not (racks whose profile names no calibration file).
 	SaveCell(zone string, cal loadcell.Calibration) (file, why string, err error)
 }
 

@@ -4,11 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
 	"slices"
 	"strings"
 	"sync"
 
 	"github.com/siamesetable/siamesed/engine/tile"
+	"github.com/siamesetable/siamesed/vision/area"
 	"github.com/siamesetable/siamesed/vision/labels"
 )
 
@@ -16,13 +18,36 @@ import (
 // card uses captured, shown, retaken or accepted, and at the end checked with the model and
 // handed to the camera worker.
 
-// facesState is the enrolment under way: whether the empty area was captured, and the crop
-// captured and not accepted yet.
+// facesState is the enrolment under way: the corners the empty area was captured through here
+// (zero: not yet), and the crop captured and not accepted yet.
 type facesState struct {
 	mu      sync.Mutex
-	empty   bool
+	empty   area.Calibration
 	pending *Picture
 	face    tile.Face // of pending
+}
+
+// emptyKnown says whether the camera knows the empty area through the corners saved now:
+// captured here since they were saved, or kept beside the enrolment by the camera worker
+// (labels.EmptyView), which takes it up again when it starts.
+func (s *Server) emptyKnown() bool {
+	a, err := s.savedArea()
+	if err != nil {
+		return false
+	}
+	s.fc.mu.Lock()
+	here := s.fc.empty == a
+	s.fc.mu.Unlock()
+	if here || s.o.EnrolmentDir == "" {
+		return here
+	}
+	png, corners := labels.EmptyView(s.o.EnrolmentDir)
+	kept, err := area.Load(corners)
+	if err != nil || kept != a {
+		return false
+	}
+	_, err = os.Stat(png)
+	return err == nil
 }
 
 // facesOut is the enrolment as the page shows it.
@@ -83,8 +108,8 @@ func (s *Server) facesOut(e Enrolment, req []tile.Face, which string) facesOut {
 	for _, f := range e.Faces() {
 		out.Enrolled = append(out.Enrolled, enrolled{Face: f, Image: e.Image(f)})
 	}
+	out.Empty = s.emptyKnown()
 	s.fc.mu.Lock()
-	out.Empty = s.fc.empty
 	if s.fc.pending != nil {
 		f := s.fc.face
 		out.Pending = &f
@@ -99,23 +124,23 @@ func (s *Server) faces(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// capture asks the camera through the saved corners; a refusal or failure is answered.
-func (s *Server) capture(w http.ResponseWriter, empty bool) (Picture, bool) {
+// capture asks the camera through the saved corners, a; a refusal or failure is answered.
+func (s *Server) capture(w http.ResponseWriter, empty bool) (Picture, area.Calibration, bool) {
 	a, err := s.savedArea()
 	if err != nil {
 		fail(w, http.StatusConflict, "%v", err)
-		return Picture{}, false
+		return Picture{}, a, false
 	}
 	p, err := s.o.Camera.Capture(a, empty)
 	switch {
 	case errors.Is(err, ErrRefused):
 		fail(w, http.StatusUnprocessableEntity, "nothing captured: %s", strings.TrimPrefix(err.Error(), ErrRefused.Error()+": "))
-		return Picture{}, false
+		return Picture{}, a, false
 	case err != nil:
 		fail(w, http.StatusServiceUnavailable, "the camera gave no capture: %v", err)
-		return Picture{}, false
+		return Picture{}, a, false
 	}
-	return p, true
+	return p, a, true
 }
 
 func (s *Server) captureEmpty(w http.ResponseWriter, r *http.Request) {
@@ -127,14 +152,14 @@ func (s *Server) captureEmpty(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.fc.mu.Lock()
-	s.fc.empty, s.fc.pending = false, nil
+	s.fc.empty, s.fc.pending = area.Calibration{}, nil
 	s.fc.mu.Unlock()
-	p, ok := s.capture(w, true)
+	p, a, ok := s.capture(w, true)
 	if !ok {
 		return
 	}
 	s.fc.mu.Lock()
-	s.fc.empty = true
+	s.fc.empty = a
 	s.fc.mu.Unlock()
 	writeJSON(w, http.StatusOK, p)
 }
@@ -158,13 +183,12 @@ func (s *Server) captureFace(w http.ResponseWriter, r *http.Request) {
 	}
 	s.fc.mu.Lock()
 	s.fc.pending = nil
-	empty := s.fc.empty
 	s.fc.mu.Unlock()
-	if !empty {
+	if !s.emptyKnown() {
 		fail(w, http.StatusConflict, "nothing captured: clear the discard area and capture it empty first (Start)")
 		return
 	}
-	p, ok := s.capture(w, false)
+	p, _, ok := s.capture(w, false)
 	if !ok {
 		return
 	}

@@ -25,8 +25,9 @@ type alikeOut struct {
 }
 
 // checkFaces checks the enrolment with the model once every face is enrolled; when each crop
-// is named back as its own face, the camera worker takes the enrolment (Reload) and the page
-// says the camera is ready. Faces held alike are shown, as enroll camera warns of them.
+// is named back as its own face, the camera worker takes the enrolment (Reload), the check is
+// recorded against the enrolment's fingerprint (the Faces check then ticks) and the page says
+// the camera is ready. Faces held alike are shown, as enroll camera warns of them.
 func (s *Server) checkFaces(w http.ResponseWriter, r *http.Request) {
 	var body struct{}
 	if !readJSON(w, r, &body, 1<<10) {
@@ -38,6 +39,11 @@ func (s *Server) checkFaces(w http.ResponseWriter, r *http.Request) {
 	}
 	if left := s.facesOut(e, req, "").Left; len(left) > 0 {
 		fail(w, http.StatusConflict, "not checked: %d faces are still to enrol (%v)", len(left), left)
+		return
+	}
+	fp, err := e.Fingerprint()
+	if err != nil {
+		fail(w, http.StatusInternalServerError, "%v", err)
 		return
 	}
 	c, err := s.o.Camera.Check(e.Dir)
@@ -64,11 +70,21 @@ func (s *Server) checkFaces(w http.ResponseWriter, r *http.Request) {
 	}
 	if len(out.Misread) > 0 {
 		out.Says = fmt.Sprintf("%d of %d faces are not recognised back: capture each again (Retake) and check again", len(out.Misread), len(c.Crops))
+		if err := s.forgetChecked(); err != nil {
+			fail(w, http.StatusInternalServerError, "%v", err)
+			return
+		}
 		writeJSON(w, http.StatusOK, out)
 		return
 	}
 	if out.Reloaded, err = s.o.Camera.Reload(); err != nil {
 		fail(w, http.StatusInternalServerError, "checked, but the camera could not take the enrolment: %v", err)
+		return
+	}
+	// Recorded with the fingerprint taken before the check: a crop saved meanwhile is checked
+	// again.
+	if err := s.recordChecked(e, fp); err != nil {
+		fail(w, http.StatusInternalServerError, "checked, but %v", err)
 		return
 	}
 	out.Ready = true

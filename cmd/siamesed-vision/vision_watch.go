@@ -124,7 +124,7 @@ func watchCamera(ctx context.Context, stdin io.Reader, out *wire.Writer, stderr 
 		return err
 	}
 	cam, err := watch.NewCamera(watch.Config{Name: f.source, Open: func() (source.Source, error) { return source.OpenSpec(spec) }, Live: spec.Live(),
-		Warp: warper, Classifier: c, TileW: f.tileW, Every: f.every, Stale: f.stale, Clock: clock.Real{}, Out: out, Log: stderr})
+		Warp: warper, Classifier: c, TileW: f.tileW, EmptyKept: watch.EmptyKept{Enrolled: f.enrolled, Area: cal}, Every: f.every, Stale: f.stale, Clock: clock.Real{}, Out: out, Log: stderr})
 	if err != nil {
 		return err
 	}

@@ -42,6 +42,10 @@ type Sim struct {
 	// (every tag enrolled from the start): a data directory's enrolment, walked tile by tile on
 	// the set-up page as at real racks.
 	Tags rack.Enrolment
+	// Calibrations, when set, are a data directory's load-cell calibrations, made on the set-up
+	// page as at real racks: each zone they name is read with its calibration there instead of
+	// the table's own.
+	Calibrations config.Calibrations
 }
 
 // Open builds the racks of a profile: a simulated table's (simulated: true, on emulated chips
@@ -94,6 +98,7 @@ func openSim(s Setup) (*Rig, error) {
 			return nil, err
 		}
 		r.Table = t
+		r.calibrate(s.Sim.Calibrations)
 		return r, nil
 	}
 	r := &Rig{Profile: p, Cells: map[rack.Key]*loadcell.Cell{}, Table: t, Sources: t.Sources()}
@@ -110,7 +115,17 @@ func openSim(s Setup) (*Rig, error) {
 			r.TagReaders = append(r.TagReaders, Slot{Rack: sc.Name, Slot: sl})
 		}
 	}
+	r.calibrate(s.Sim.Calibrations)
 	return r, nil
+}
+
+// calibrate reads each zone cals names with its calibration there.
+func (r *Rig) calibrate(cals config.Calibrations) {
+	for k, cell := range r.Cells {
+		if c, ok := cals.Get(k.Rack, k.Zone); ok {
+			cell.SetCalibration(c)
+		}
+	}
 }
 
 // Monitor watches the rig's racks on clk, with the profile's settle window, scan period and

@@ -25,6 +25,16 @@ const (
 	ImageDir = "images"
 )
 
+// EmptyView names the files beside the enrolment folder dir where the set-up page keeps its
+// view of the empty discard area, which the crops are cut out against: the top-down view (PNG)
+// and the corners it was taken through (a calibration file, as vision/area writes them). They
+// are kept so that a camera worker started again goes on capturing; a view taken through other
+// corners than those saved is never used.
+func EmptyView(dir string) (png, corners string) {
+	base := filepath.Clean(dir) + "-empty"
+	return base + ".png", base + ".yaml"
+}
+
 // ErrFormat marks a malformed labels file.
 var ErrFormat = errors.New("labels: bad format")
 

@@ -33,6 +33,8 @@ type Config struct {
 	Classifier *classify.Classifier
 	// TileW is a tile's width in the top-down view, pixels.
 	TileW int
+	// EmptyKept is where the set-up page's captures keep the empty area's view across restarts.
+	EmptyKept EmptyKept
 	// Every is how often the status is written while nothing changes, and how long to wait
 	// before opening a failed camera again.
 	Every time.Duration
@@ -80,6 +82,7 @@ func NewCamera(cfg Config) (*Camera, error) {
 	now := cfg.Clock.Now()
 	c := &Camera{cfg: cfg, since: now, heard: now, latest: gocv.NewMat(), poke: make(chan struct{}, 1)}
 	c.capture = NewCapturer(c.latestFrame, c.nextFrame, cfg.TileW)
+	c.capture.Keep(cfg.EmptyKept)
 	return c, nil
 }
 

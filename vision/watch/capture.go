@@ -28,7 +28,7 @@ var (
 )
 
 // Capturer captures tiles for enrolment from a camera's frames. It keeps the empty area's view
-// between requests; Close frees it.
+// between requests, and across restarts once told where (Keep); Close frees it.
 type Capturer struct {
 	latest LatestFrame
 	pause  func() // between two frames: nil when latest gives the next frame itself
@@ -38,6 +38,8 @@ type Capturer struct {
 	mu        sync.Mutex
 	empty     gocv.Mat
 	emptyArea area.Calibration // the corners the empty view was taken through; zero: none
+	emptyWhy  string           // why the view kept was dropped at the start ("": it was not)
+	kept      string           // the enrolment folder the view is kept beside ("": memory only; empty.go)
 }
 
 // NewCapturer captures from latest's frames, waiting pause between two (nil: latest waits for
@@ -80,11 +82,17 @@ func (c *Capturer) Capture(a area.Calibration, empty bool) (wire.Reply, error) {
 	}
 	defer view.Close()
 	if empty {
+		if err := c.keepView(view, a); err != nil {
+			return wire.Reply{}, fmt.Errorf("capture: %w", err)
+		}
 		view.CopyTo(&c.empty)
-		c.emptyArea = a
+		c.emptyArea, c.emptyWhy = a, ""
 		return encodePicture(view)
 	}
-	if c.emptyArea != a || c.empty.Empty() {
+	switch {
+	case c.empty.Empty() && c.emptyWhy != "":
+		return wire.Reply{}, fmt.Errorf("%w (%s)", ErrNoEmpty, c.emptyWhy)
+	case c.emptyArea != a || c.empty.Empty():
 		return wire.Reply{}, ErrNoEmpty
 	}
 	found, others, err := detect.Extractor{TileW: c.tileW}.Extract(view, c.empty)

@@ -43,6 +43,8 @@ type UnreadyConfig struct {
 	Live bool
 	// TileW is the tile width in the top-down view, for the faces captured to enrol.
 	TileW int
+	// EmptyKept is where the empty area's view for those captures is kept across restarts.
+	EmptyKept EmptyKept
 	// Why says what the worker lacks to watch; it is asked again for every status line and
 	// every move refused, so the status follows what the owner has done meanwhile.
 	Why func() string
@@ -83,6 +85,7 @@ func ServeUnready(ctx context.Context, in io.Reader, cfg UnreadyConfig) error {
 	latest := tap.latest(ctx, 2*time.Second)
 	capture := NewCapturer(latest, nil, cfg.TileW) // latest waits for the next frame itself
 	defer capture.Close()
+	capture.Keep(cfg.EmptyKept)
 	ops := PictureOps(latest).with(EnrolOps(capture)).with(Ops{wire.OpPing: ping,
 		wire.OpPut: refuse, wire.OpTake: refuse, wire.OpClear: refuse, wire.OpLay: refuse, wire.OpShow: refuse})
 	err := Serve(ctx, in, cfg.Out, ops)
