@@ -631,7 +631,7 @@ func (t *Tracker) takenEvent(f tile.Face, used []bool) int {
 // seat is missing tiles (a tile in a hand, on its way).
 func (t *Tracker) draws(p *seatPicture, usedTaken []bool, thrown int) []candidate {
 	n := p.plusTotal()
-	if n == 0 || p.onDelta != [2]int{} || p.minusTotal() > 0 && (!t.movingOut(p) || slices.Contains(usedTaken, false)) {
+	if n == 0 || p.minusTotal() > 0 || p.onDelta != [2]int{} {
 		return nil
 	}
 	st := &t.state.Seats[p.seat]
@@ -665,20 +665,6 @@ func (t *Tracker) draws(p *seatPicture, usedTaken []bool, thrown int) []candidat
 		}
 	}
 	return out
-}
-
-// movingOut: every tile still gone from one of the seat's racks may be on its way to the other,
-// which is changing now (a move, read on the other rack late): it leaves a tile newly in a rack
-// from the wall a pick. Left waiting for the move, the pick's evidence can be gone before the
-// other rack settles (the hand laid down for a Mah Jongg, its tags unread). Not while a tile
-// the camera saw taken from the discards is unexplained: the tiles gone may be a call's.
-func (t *Tracker) movingOut(p *seatPicture) bool {
-	for r := 1; r <= 2; r++ {
-		if p.minus[r-1].Total() > 0 && !t.moving[Place{p.seat, 3 - r, In}] {
-			return false
-		}
-	}
-	return true
 }
 
 // fromDiscards: the camera saw a tile of face f leave the discard area, so a tile of that face
