@@ -28,6 +28,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/siamesetable/siamesed/engine/tile"
+	"github.com/siamesetable/siamesed/internal/race"
 )
 
 const oracleCardPath = "../../configs/cards/example.yaml"
@@ -943,4 +944,4 @@ func oPresent(v int, ok bool) string {
 // advice searches then run on 3 to 30 per cent of their random cases, where the race detector
 // makes them ten to twenty-five times slower. The full counts run in every plain
 // go test, and scripts/test.sh runs this package once without -race for them.
-func quickOracle() bool { return testing.Short() || raceEnabled }
+func quickOracle() bool { return testing.Short() || race.Enabled }

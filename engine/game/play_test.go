@@ -7,6 +7,7 @@ import (
 
 	"github.com/siamesetable/siamesed/engine/card"
 	"github.com/siamesetable/siamesed/engine/tile"
+	"github.com/siamesetable/siamesed/internal/race"
 )
 
 // step is one act of a random game with the states around it.
@@ -190,7 +191,7 @@ func copyState(s State) State {
 // fewerGames is true for -short and under -race: the property tests over random games then
 // play a tenth to a quarter of their games. scripts/test.sh runs this package once more
 // without -race, so every full count still runs in CI.
-func fewerGames() bool { return testing.Short() || raceEnabled }
+func fewerGames() bool { return testing.Short() || race.Enabled }
 
 var allRulesets = []string{"siamese", "siamese-masters", "royale-4", "royale-3", "siamese+nmjl-tournament", "siamese-masters+nmjl-tournament",
 	"wright-patterson-siamese", "wright-patterson-siamese+no-jokers+four-flowers"}
