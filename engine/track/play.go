@@ -221,9 +221,9 @@ func (t *Tracker) earlierUnnamed(cands []candidate, at time.Time) bool {
 }
 
 // holdFaults decides to wait before playing acts that break a rule. Such acts need clear
-// evidence: the racks of every seat breaking one have stayed the same for the grace period (a tile
-// moving from rack to rack lands in one before it leaves the other), no Mah Jongg declared
-// before them waits to be judged, and no discard the camera
+// evidence: the racks of every seat breaking one have stayed the same for the grace period (a
+// tile moving from rack to rack lands in one before it leaves the other, and a weak reader reads
+// it gone late), no Mah Jongg declared before them waits to be judged, and no discard the camera
 // saw is still unexplained (the seat to play may have thrown its drawn tile before its rack
 // settled, which would make them legal) — the latter for AskAfter at most.
 func (t *Tracker) holdFaults(cands []candidate, order []int) bool {

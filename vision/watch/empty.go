@@ -74,8 +74,9 @@ func readKept(png, corners string) (area.Calibration, gocv.Mat, error) {
 	return a, view, nil
 }
 
-// keepView writes view, taken through a, beside the enrolment folder: the corners go first,
-// so that a view half written is never taken for one through them.
+// keepView writes view, taken through a, beside the enrolment folder: the old corners are
+// removed first and the new ones written last, so that a view half written has no corners and
+// is never taken for one through them (readKept drops it).
 func (c *Capturer) keepView(view gocv.Mat, a area.Calibration) error {
 	if c.kept == "" {
 		return nil
