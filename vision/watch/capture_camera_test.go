@@ -61,16 +61,7 @@ func TestCaptureOnALiveCamera(t *testing.T) {
 		}
 		return reps[0], nil
 	}
-	m := gocv.NewMat()
-	defer m.Close()
-	for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
-		if _, ok := c.Latest(&m); ok {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the camera gave no frame within a minute")
-		}
-	}
+	awaitFrame(t, c)
 	if _, err := capture(true); err != nil {
 		t.Fatalf("the empty area: %v", err)
 	}
@@ -88,5 +79,20 @@ func TestCaptureOnALiveCamera(t *testing.T) {
 	}
 	if _, err := dispatch(ops, wire.Request{Op: wire.OpShow, Faces: []tile.Face{tile.Dot5}}); err == nil {
 		t.Error("a real camera took show")
+	}
+}
+
+// awaitFrame waits, a minute at most, for the camera's first frame.
+func awaitFrame(t *testing.T, c *Camera) {
+	t.Helper()
+	m := gocv.NewMat()
+	defer m.Close()
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
+		if _, ok := c.Latest(&m); ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the camera gave no frame within a minute")
+		}
 	}
 }

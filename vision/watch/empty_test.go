@@ -12,8 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"gocv.io/x/gocv"
-
 	"github.com/siamesetable/siamesed/engine/tile"
 	"github.com/siamesetable/siamesed/vision/detect"
 	"github.com/siamesetable/siamesed/vision/labels"
@@ -53,16 +51,7 @@ func TestCaptureAfterTheWorkerStartsAgain(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan struct{})
 		go func() { defer close(done); c.Run(ctx) }()
-		m := gocv.NewMat()
-		defer m.Close()
-		for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
-			if _, ok := c.Latest(&m); ok {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatal("the camera gave no frame within a minute")
-			}
-		}
+		awaitFrame(t, c)
 		return c, func() { cancel(); <-done; c.Close() }
 	}
 	capture := func(c *Camera, empty bool) (wire.Reply, error) {
