@@ -113,6 +113,7 @@ type PotConfig struct {
 type TrackConfig struct {
 	AskAfter   Duration `yaml:"ask_after"`
 	Grace      Duration `yaml:"grace"`
+	FaultWait  Duration `yaml:"fault_wait"`
 	CallWindow Duration `yaml:"call_window"`
 }
 
@@ -184,7 +185,7 @@ func Defaults() Config {
 		Camera:   "sim",
 		Vision:   VisionConfig{Calibration: "camera/calibration.yaml", Enrolment: "camera/enrolled"},
 		HTTP:     "127.0.0.1:8080",
-		Track:    TrackConfig{AskAfter: Duration(5 * time.Second), Grace: Duration(1500 * time.Millisecond), CallWindow: Duration(10 * time.Second)},
+		Track:    TrackConfig{AskAfter: Duration(5 * time.Second), Grace: Duration(1500 * time.Millisecond), FaultWait: Duration(300 * time.Millisecond), CallWindow: Duration(10 * time.Second)},
 		Sim:      SimConfig{Players: "virtual", Pace: Duration(400 * time.Millisecond), Speed: 1, Seed: 1, Faults: 0.002, Racks: "chips", Tags: "table"},
 		Stall:    Duration(30 * time.Second),
 		MQTT:     MQTTConfig{Broker: "embedded", Listen: "127.0.0.1:1883", Queue: 4096},
@@ -277,6 +278,7 @@ func (c *Config) Check() error {
 	}
 	between("track.ask_after", c.Track.AskAfter, time.Second, 10*time.Minute)
 	between("track.grace", c.Track.Grace, 100*time.Millisecond, time.Minute)
+	between("track.fault_wait", c.Track.FaultWait, 50*time.Millisecond, time.Minute)
 	if c.Track.CallWindow != 0 {
 		between("track.call_window", c.Track.CallWindow, time.Second, 10*time.Minute)
 	}

@@ -48,7 +48,7 @@ seats:
 camera: ""
 http: ""
 pot: {cents: -5}
-track: {ask_after: 1ms, grace: 2h}
+track: {ask_after: 1ms, grace: 2h, fault_wait: 10ms}
 stall: 1s
 sim:
   players: robots
@@ -67,7 +67,7 @@ sim:
 	for _, want := range []string{
 		"bad.yaml: ", "table: \"table one\"", "rules: empty", "seats[0].name: empty", "seats[0].racks: 1 racks",
 		"seats[1].racks: rack \"a\" is already seats[0]'s", "camera: empty", "http: empty", "pot.cents: negative",
-		"track.ask_after: 1ms is outside", "track.grace: 2h0m0s is outside", "stall: 1s is outside",
+		"track.ask_after: 1ms is outside", "track.grace: 2h0m0s is outside", "track.fault_wait: 10ms is outside", "stall: 1s is outside",
 		"sim.players: \"robots\"", "sim.racks: \"drivers\": want chips or direct", "sim.tags: \"stickers\": want table or enrol", "sim.games: negative", "sim.pace: 1ns is outside", "sim.speed: 0 is outside", "sim.faults: 0.9 is outside",
 		"sim.noise.tag_dropout: -0.1 is outside", "sim.noise.weak_dropout: 0 with weak_readers 0.2", "sim.noise.hand_burst: 0.7 is outside 0 to 0.5",
 		"sim.noise.burst_length: 2m0s is outside 0 to 1m", "sim.noise.off_centre: 1.5 is outside 0 to 1", "sim.noise.overlap: 0.6 is outside",

@@ -193,7 +193,7 @@ func (t *Table) newGame(now time.Time) error {
 
 func (t *Table) trackConfig() track.Config {
 	return track.Config{
-		AskAfter: t.cfg.Track.AskAfter.D(), Grace: t.cfg.Track.Grace.D(), CallWindow: t.cfg.Track.CallWindow.D(),
+		AskAfter: t.cfg.Track.AskAfter.D(), Grace: t.cfg.Track.Grace.D(), FaultWait: t.cfg.Track.FaultWait.D(), CallWindow: t.cfg.Track.CallWindow.D(),
 		Camera: t.cfg.Camera != "none",
 		Debug: func(format string, args ...any) {
 			if t.log.Enabled(context.Background(), slog.LevelDebug) { // formatted only when debugging
@@ -252,11 +252,18 @@ func (t *Table) Command(c track.Command) error {
 	return t.play(steps, began)
 }
 
-// Moving tells the table which rack zones are changing now.
-func (t *Table) Moving(keys []rack.Key, now time.Time) error {
+// Motion tells the table which rack zones move now, which of them are more likely than not
+// changing, and which have a reader failing (rack.Monitor's Moving, Changing and Failing).
+func (t *Table) Motion(moving, changing, failing []rack.Key, now time.Time) error {
 	if t.waiting {
 		return nil
 	}
+	m := track.Motion{Moving: t.places(moving), Changing: t.places(changing), Failing: t.places(failing)}
+	return t.play(t.tracker.Motion(m, now), time.Now())
+}
+
+// places are the seats' places of the rack zones keys (those of racks no seat has left out).
+func (t *Table) places(keys []rack.Key) []track.Place {
 	places := make([]track.Place, 0, len(keys))
 	for _, k := range keys {
 		if at, ok := t.layout.where[k.Rack]; ok {
@@ -267,7 +274,7 @@ func (t *Table) Moving(keys []rack.Key, now time.Time) error {
 			places = append(places, p)
 		}
 	}
-	return t.play(t.tracker.Moving(places, now), time.Now())
+	return places
 }
 
 // Tick tells the table the time.

@@ -211,9 +211,11 @@ func TestFaultWaitsForAnEarlierDeclaration(t *testing.T) {
 }
 
 // TestFaultWaitsForItsSeatsRacksToBeStill: an act that breaks a rule is named only once its
-// seat's racks have been still for the grace period (a tile moving from rack to rack may land in
-// one before the other reads it gone). Half a second, tried in the fifth round, named false rule
-// breaks on weak readers (real-rack noise, seeds 2, 3, 4 and 12).
+// seat's racks have been still for FaultWait (a tile moving from rack to rack may land in one
+// before the other reads it gone); for Grace while a reader of the table is failing (its
+// departures are judged late); and not while one of the seat's zones is changing, for Grace at
+// most since the act was first shown. Half a second for all, tried in the fifth round, named
+// false rule breaks on weak readers (real-rack noise, seeds 2, 3, 4 and 12).
 func TestFaultWaitsForItsSeatsRacksToBeStill(t *testing.T) {
 	_, tr := dealtTable(t, loadRules(t, "siamese"), loadCard(t), [4]string{
 		"F 2B 2B 2B 3B 3B 3B 4B 4B 4B 5B 5B 6B 6B",
@@ -221,18 +223,44 @@ func TestFaultWaitsForItsSeatsRacksToBeStill(t *testing.T) {
 		"F F F 1B 1B 1B 1C 1C 1C 1D 1D 1D 1D",
 		"2D 2D 2D 3D 3D 3D 4D 4D 4D 5D 5D 5D 6D 7D",
 	})
+	tr.cfg.FaultWait = 300 * time.Millisecond
+	grace, wait := tr.cfg.Grace, tr.cfg.FaultWait
 	tr.now = tr.now.Add(10 * time.Second)
 	pick := candidate{act: game.Action{Seat: 0, Act: game.ActDraw, Tiles: []tile.Face{face("5C")}, Rack: 1}, seen: -1, taken: -1, at: tr.now.Add(-time.Second)}
 	if sc := tr.score([]candidate{pick}, []int{0}); sc.faults == 0 {
 		t.Fatal("East's second pick breaks no rule: the test needs one that does")
 	}
-	grace := DefaultConfig().Grace
-	tr.changed[0] = tr.now.Add(-grace * 9 / 10)
-	if !tr.holdFaults([]candidate{pick}, []int{0}) {
-		t.Errorf("a fault on racks that changed %v ago (grace %v) is named", grace*9/10, grace)
+	held := func() bool { return tr.holdFaults([]candidate{pick}, []int{0}) }
+	tr.changed[0] = tr.now.Add(-wait * 9 / 10)
+	if !held() {
+		t.Errorf("a fault on racks that changed %v ago (fault wait %v) is named", wait*9/10, wait)
+	}
+	tr.changed[0] = tr.now.Add(-wait)
+	if held() {
+		t.Errorf("a fault on racks still for the fault wait, %v, is held", wait)
+	}
+	rack2 := Place{Seat: 0, Rack: 2, Zone: In}
+	tr.motion.Failing = []Place{{Seat: 2, Rack: 1, Zone: In}}
+	if !held() {
+		t.Errorf("a fault on racks still for %v is named while a reader of the table is failing (grace %v)", wait, grace)
 	}
 	tr.changed[0] = tr.now.Add(-grace)
-	if tr.holdFaults([]candidate{pick}, []int{0}) {
-		t.Errorf("a fault on racks still for the grace period, %v, is held", grace)
+	if held() {
+		t.Errorf("a fault on racks still for the grace period, %v, is held for a failing reader", grace)
+	}
+	tr.motion.Failing = nil
+	tr.changing = map[Place]bool{rack2: true}
+	tr.proposed[pick.act.String()] = tr.now.Add(-grace * 9 / 10)
+	if !held() {
+		t.Error("a fault is named while its seat's other rack is changing")
+	}
+	tr.changing = map[Place]bool{{Seat: 1, Rack: 2, Zone: In}: true}
+	if held() {
+		t.Error("a fault is held while another seat's rack is changing")
+	}
+	tr.changing = map[Place]bool{rack2: true}
+	tr.proposed[pick.act.String()] = tr.now.Add(-grace)
+	if held() {
+		t.Errorf("a fault shown %v ago is held for a rack changing still", grace)
 	}
 }

@@ -150,6 +150,9 @@ func TestAPickReadLateNamesNoFault(t *testing.T) {
 		"2D 2D 2D 3D 3D 3D 4D 4D 4D 5D 5D 5D 6D",
 		"E E E S S S W W W N N N RD 7B",
 	})
+	// West's rack 2 is on a weak reader: the health names it failing, and rule breaks wait the
+	// grace period (on readers that read well they wait FaultWait only).
+	tr.Motion(Motion{Failing: []Place{{Seat: 1, Rack: 2, Zone: In}}}, ft.now)
 	steps := hands(ft, tr, 2*time.Second, take(0, 1, sim.In, "9D"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("9D")}})
 	steps = append(steps, hands(ft, tr, 300*time.Millisecond, take(1, 2, sim.In, "7B"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("7B")}})...)
 	steps = append(steps, hands(ft, tr, 300*time.Millisecond, put(0, 2, sim.In, "WD"))...)

@@ -221,11 +221,10 @@ func (t *Tracker) earlierUnnamed(cands []candidate, at time.Time) bool {
 }
 
 // holdFaults decides to wait before playing acts that break a rule. Such acts need clear
-// evidence: the racks of every seat breaking one have stayed the same for the grace period (a
-// tile moving from rack to rack lands in one before it leaves the other, and a weak reader reads
-// it gone late), no Mah Jongg declared before them waits to be judged, and no discard the camera
-// saw is still unexplained (the seat to play may have thrown its drawn tile before its rack
-// settled, which would make them legal) — the latter for AskAfter at most.
+// evidence: the racks of every seat breaking one are settled (see settling), no Mah Jongg
+// declared before them waits to be judged, and no discard the camera saw is still unexplained
+// (the seat to play may have thrown its drawn tile before its rack settled, which would make
+// them legal) — the latter for AskAfter at most.
 func (t *Tracker) holdFaults(cands []candidate, order []int) bool {
 	sc := t.score(cands, order)
 	if sc.faults == 0 {
@@ -233,7 +232,7 @@ func (t *Tracker) holdFaults(cands []candidate, order []int) bool {
 		return false
 	}
 	for _, i := range sc.faulty {
-		if t.now.Sub(t.changed[cands[i].act.Seat]) < t.cfg.Grace {
+		if t.settling(cands, cands[i]) {
 			return true
 		}
 		if c := cands[i]; !c.declares && t.declaredBefore(c.at) {
@@ -251,6 +250,36 @@ func (t *Tracker) holdFaults(cands []candidate, order []int) bool {
 		return false
 	}
 	return true
+}
+
+// settling says whether the evidence of c, an act that breaks a rule, may still be coming.
+// While a reader of the table is failing, every seat's evidence may come late (a departure on a
+// weak reader is judged late, a tag off its antenna first read late): c's seat's racks must
+// have read the same for Grace. With every reader reading well they must have for FaultWait
+// only (a tile moving from rack to rack lands in one before the other reads it gone), but none
+// of the seat's zones may be changing, for Grace at most since c was first shown, nor a landing
+// be taken for a throw out of turn (throwOutOfTurn).
+func (t *Tracker) settling(cands []candidate, c candidate) bool {
+	seat := c.act.Seat
+	still := t.now.Sub(t.changed[seat])
+	if len(t.motion.Failing) > 0 {
+		return still < t.cfg.Grace
+	}
+	if still < t.cfg.FaultWait || t.throwOutOfTurn(cands) {
+		return true
+	}
+	shown, ok := t.proposed[c.act.String()]
+	return seatIn(t.changing, seat) && (!ok || t.now.Sub(shown) < t.cfg.Grace)
+}
+
+// throwOutOfTurn: a landing the camera saw is taken for the discard of a seat not to play, whose
+// racks read otherwise less than Grace ago. The seat to play may have drawn that face and thrown
+// it before its rack read it, and the other seat's tile still be in the hand, its own landing
+// to come: acts that break a rule wait for it.
+func (t *Tracker) throwOutOfTurn(cands []candidate) bool {
+	return slices.ContainsFunc(cands, func(c candidate) bool {
+		return c.act.Act == game.ActDiscard && c.seen >= 0 && c.act.Seat != t.state.Turn && t.now.Sub(t.changed[c.act.Seat]) < t.cfg.Grace
+	})
 }
 
 // noteHeldDraws remembers the draws among held acts, forgetting those older than AskAfter.

@@ -36,6 +36,7 @@ var update = flag.Bool("update", false, "write the sensor scripts' golden files 
 //	say 0 mahjong r1 | say 1 racks_right  a player's command
 //	say 0 act 0 draw 5B r2              an act entered by hand, in notation
 //	moving 0/1 0/1on                    the hardware says these zones are changing (none: still)
+//	failing 1/1                         ... that a reader of these zones is failing (none: all read well)
 //	touch 0/1on                         a hand straightens the zone's tiles (it reads late)
 //	run 2s                              the table runs on, its readings coming due
 //	run 1.5s touching 0/1on             ... while a hand keeps straightening the zone's tiles
@@ -81,7 +82,7 @@ func runScript(t *testing.T, file string) string {
 		racks  [4]string
 		ft     *fakeTable
 		tr     *Tracker
-		moving []Place
+		motion Motion
 		out    strings.Builder
 		begun  time.Time
 	)
@@ -187,16 +188,21 @@ func runScript(t *testing.T, file string) string {
 				fmt.Fprintf(&out, "%d %s: %v\n", seat, args[1], err)
 			}
 			note(st)
-		case "moving":
-			moving = nil
+		case "moving", "failing":
+			var places []Place
 			for _, a := range args {
 				p, err := scriptPlace(a)
 				if err != nil {
 					fail("%v", err)
 				}
-				moving = append(moving, p)
+				places = append(places, p)
 			}
-			note(tr.Moving(moving, ft.now))
+			if word == "moving" {
+				motion.Moving, motion.Changing = places, places
+			} else {
+				motion.Failing = places
+			}
+			note(tr.Motion(motion, ft.now))
 		case "touch":
 			for _, a := range args {
 				p, err := scriptPlace(a)
@@ -234,8 +240,8 @@ func runScript(t *testing.T, file string) string {
 					ft.touch(p)
 				}
 				note(ft.runUntil(tr, ft.now.Add(100*time.Millisecond)))
-				if len(moving) > 0 {
-					note(tr.Moving(moving, ft.now))
+				if len(motion.Moving) > 0 {
+					note(tr.Motion(motion, ft.now))
 				}
 			}
 		default:

@@ -14,9 +14,15 @@ type Config struct {
 	AskAfter time.Duration
 	// Grace: a seat's picture that only several acts of one kind explain (two draws at once)
 	// must have stayed the same this long, so a rack still settling is not taken for a second
-	// draw; so must the racks of a seat said to have broken a rule, as a tile moving from rack to
-	// rack may land in one before the other reads it gone.
+	// draw. It is also the longest the tracker waits for a rack that is changing, and what
+	// FaultWait becomes while a reader of the table is failing.
 	Grace time.Duration
+	// FaultWait: the racks of a seat said to have broken a rule must have read the same this
+	// long, and none of them be changing (for Grace at most), as a tile moving from rack to rack
+	// may land in one before the other reads it gone. A rack reports a departure changing within
+	// the polls its reader's read rate needs, so the wait follows each reader's rate; while a
+	// reader is failing (Motion.Failing), the racks must have read the same for Grace.
+	FaultWait time.Duration
 	// UnnamedWait: a tile the camera could not name that landed in the discards is matched with
 	// the racks once it has lain this long (a tile gone from a rack may still be on its way to
 	// the player's other rack).
@@ -33,7 +39,7 @@ type Config struct {
 
 // DefaultConfig is what a real table starts with.
 func DefaultConfig() Config {
-	return Config{AskAfter: 5 * time.Second, Grace: 1500 * time.Millisecond, UnnamedWait: 500 * time.Millisecond, CallWindow: 10 * time.Second, Camera: true}
+	return Config{AskAfter: 5 * time.Second, Grace: 1500 * time.Millisecond, FaultWait: 300 * time.Millisecond, UnnamedWait: 500 * time.Millisecond, CallWindow: 10 * time.Second, Camera: true}
 }
 
 // Tracker follows one game from sensor readings and commands.
@@ -67,8 +73,10 @@ type Tracker struct {
 	// heldDraws are draws held back as faults (a second pick), with when their tile was read
 	// in the rack: such a tile seen in the discards soon after was picked and thrown.
 	heldDraws []candidate
-	// moving are the rack zones reading otherwise than their last settled reading now.
-	moving map[Place]bool
+	// moving are the rack zones reading otherwise than their last settled reading now; changing,
+	// those that more likely than not hold otherwise (a tile in flight, not a tag flapping).
+	moving, changing map[Place]bool
+	motion           Motion // as last told
 	// arrived is, per rack zone and face, when the zone's count of that face last went up: a
 	// tile's own evidence time, kept while later changes to its rack re-date the reading.
 	arrived map[Place]*[tile.NumFaces]time.Time
@@ -165,24 +173,53 @@ func (t *Tracker) arrivalRead(p Place, f tile.Face) time.Time {
 	return time.Time{}
 }
 
-// Moving takes the rack zones whose readings are changing now (tiles in motion, a hand over a
-// rack, a tag flapping): nothing is concluded about a seat from the racks' silence (a drawn
-// tile thrown before its rack settled) while one of its zones moves.
+// Motion is what the racks say of their zones between settled readings.
+type Motion struct {
+	// Moving: reading otherwise than their last settled reading now (tiles in motion, a hand
+	// over a rack, a tag flapping). Nothing is concluded about a seat from the racks' silence
+	// (a drawn tile thrown before its rack settled) while one of its zones moves.
+	Moving []Place
+	// Changing: of those, the zones more likely than not holding otherwise (a tile in flight, a
+	// judged change not yet settled). No rule is called broken while one of the seat's is.
+	Changing []Place
+	// Failing: zones with a reader down or reading under its warning rate, whose departures are
+	// judged late. While one is, a rule is called broken only on racks still for Grace.
+	Failing []Place
+}
+
+// Moving takes the rack zones whose readings move now, for a rig that cannot tell a tag
+// flapping from a tile in flight: each is taken to be changing too (see Motion).
 func (t *Tracker) Moving(places []Place, at time.Time) []Step {
+	return t.Motion(Motion{Moving: places, Changing: places}, at)
+}
+
+// Motion takes what the racks say of their zones now.
+func (t *Tracker) Motion(m Motion, at time.Time) []Step {
 	t.advance(at)
-	if len(places) == 0 && len(t.moving) == 0 {
+	was := t.motion
+	t.motion = m
+	if len(m.Moving)+len(m.Changing)+len(m.Failing) == 0 && len(was.Moving)+len(was.Changing)+len(was.Failing) == 0 {
 		return nil
 	}
-	t.moving = map[Place]bool{}
-	for _, p := range places {
-		t.moving[p] = true
-	}
+	t.moving, t.changing = placeSet(m.Moving), placeSet(m.Changing)
 	return t.settle()
 }
 
-// seatMoving reports whether any of a seat's rack zones is changing now.
-func (t *Tracker) seatMoving(seat int) bool {
-	for p := range t.moving {
+// placeSet is places as a set.
+func placeSet(places []Place) map[Place]bool {
+	set := make(map[Place]bool, len(places))
+	for _, p := range places {
+		set[p] = true
+	}
+	return set
+}
+
+// seatMoving reports whether any of a seat's rack zones moves now.
+func (t *Tracker) seatMoving(seat int) bool { return seatIn(t.moving, seat) }
+
+// seatIn reports whether places holds a zone of seat's.
+func seatIn(places map[Place]bool, seat int) bool {
+	for p := range places {
 		if p.Seat == seat {
 			return true
 		}

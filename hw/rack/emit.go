@@ -16,6 +16,10 @@ const departurePrior = 1e-3
 // undecidedFrom is the chance of being judged wrongly from which a tag is listed undecided.
 const undecidedFrom = 0.01
 
+// changingFrom is the chance of being judged wrongly from which a tag makes its zone changing
+// (Presence.Changing): more likely changed than as judged.
+const changingFrom = 0.5
+
 // snapshot builds the snapshot of the zone as judged now.
 func (z *Presence) snapshot(o *Observation, now time.Time) Snapshot {
 	v := z.cur

@@ -49,6 +49,16 @@ func (z *Presence) failing(i int) bool {
 	return z.down(i) || r.slow
 }
 
+// anyFailing says whether a reader of the zone is failing.
+func (z *Presence) anyFailing() bool {
+	for i := range z.readers {
+		if z.failing(i) {
+			return true
+		}
+	}
+	return false
+}
+
 // noteRates logs a reader that starts failing by its read rate, once, and its recovery.
 func (m *Monitor) noteRates(k Key, z *Presence) {
 	named := m.failing[k]

@@ -125,12 +125,23 @@ func (m *Monitor) noteHealth(k Key, fs []Fault, now time.Time) {
 
 // Moving lists the zones that read otherwise than their last snapshot now (tiles in motion,
 // a hand over a rack, a flapping tag), sorted.
-func (m *Monitor) Moving() []Key {
+func (m *Monitor) Moving() []Key { return m.zonesWhere((*Presence).Moving) }
+
+// Changing lists the zones that more likely than not hold otherwise than their last snapshot
+// now (Presence.Changing), sorted.
+func (m *Monitor) Changing() []Key { return m.zonesWhere((*Presence).Changing) }
+
+// Failing lists the zones with a reader down or surely reading under the warning rate (see
+// ReaderHealth), sorted: their departures are judged late.
+func (m *Monitor) Failing() []Key { return m.zonesWhere((*Presence).anyFailing) }
+
+// zonesWhere lists the zones for which is says yes, sorted.
+func (m *Monitor) zonesWhere(is func(*Presence) bool) []Key {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var out []Key
 	for k, z := range m.zones {
-		if z.Moving() {
+		if is(z) {
 			out = append(out, k)
 		}
 	}

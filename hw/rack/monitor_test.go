@@ -3,6 +3,7 @@ package rack_test
 import (
 	"context"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -104,6 +105,10 @@ func TestFailingReadersAreNamed(t *testing.T) {
 	if n := log.count("WARN rack reader failing"); n > 15 {
 		t.Errorf("15 readers at the warning rate named failing %d times", n)
 	}
+	named := slices.ContainsFunc(m.Health()[0].Readers, func(r rack.ReaderHealth) bool { return r.Failing })
+	if got := m.Failing(); (len(got) > 0) != named {
+		t.Errorf("Failing() = %v; a reader failing in the health report: %v", got, named)
+	}
 	tb.Clear()
 	must(t, tb.SetNoise(simtable.Noise{TagDropout: 0.002, WeakReaders: 0.2, WeakDropout: 0.3}))
 	must(t, tb.Put("p1a", rack.In, faces(t, "1B 2B 3B 4C 5C 6C 7D 8D 9D E S W N J RD")...))
@@ -126,5 +131,9 @@ func TestFailingReadersAreNamed(t *testing.T) {
 	}
 	if n := log.count("WARN rack reader failing"); failing < 1 || n != failing {
 		t.Errorf("%d readers failing, %d named in the log", failing, n)
+	}
+	// The tracker hears it too: the zone is listed failing (rule breaks wait the grace period).
+	if got := m.Failing(); len(got) != 1 || got[0] != (rack.Key{Rack: "p1a", Zone: rack.In}) {
+		t.Errorf("Failing() = %v with %d readers failing, want p1a/in", got, failing)
 	}
 }

@@ -121,7 +121,7 @@ func (z *Presence) Observe(o *Observation, now time.Time) (Snapshot, bool) {
 	}
 	z.noteTags(o, now, later)
 	v := z.judged()
-	z.pending = z.deciding()
+	z.pending = z.deciding(undecidedFrom)
 	if v != z.cur {
 		if at.IsZero() {
 			at = now
@@ -157,6 +157,16 @@ func (z *Presence) heldSince() time.Time {
 // tiles in motion, a hand over the rack, a new tag not yet judged. A tracker waits while a
 // zone moves.
 func (z *Presence) Moving() bool { return !z.emitted || z.pending || z.cur != z.last }
+
+// Changing reports whether the zone more likely than not holds otherwise than its last
+// snapshot: a change judged but not yet settled, or one being decided that is likelier than
+// not (a tag missed so often that it has more likely left than stayed, a new tag likelier a
+// tile than a ghost). Unlike Moving, a tag missing a poll or two on a reader that reads most
+// polls does not make a zone changing, so a tracker can wait for it without waiting on noise;
+// a departure still becomes changing within the few polls its reader's read rate allows.
+func (z *Presence) Changing() bool {
+	return !z.emitted || z.cur != z.last || z.deciding(changingFrom)
+}
 
 // noteReaders counts each reader's failed polls in a row.
 func (z *Presence) noteReaders(o *Observation, now time.Time, later func(time.Time)) {
@@ -305,9 +315,9 @@ func (z *Presence) judged() view {
 }
 
 // deciding says whether a decision is under way: a load-cell count changing, a reader failing
-// but not yet down, or a tag in doubt (a new tag not yet judged, a tag present missed so often
-// that it may have left).
-func (z *Presence) deciding() bool {
+// but not yet down, or a tag judged wrongly now with chance doubtFrom or more (a new tag not
+// yet judged, a tag present missed so often that it may have left).
+func (z *Presence) deciding(doubtFrom float64) bool {
 	if z.hasCell && z.weight.pending() {
 		return true
 	}
@@ -317,7 +327,7 @@ func (z *Presence) deciding() bool {
 		}
 	}
 	for _, t := range z.tags {
-		if z.doubt(t) >= undecidedFrom {
+		if z.doubt(t) >= doubtFrom {
 			return true
 		}
 	}

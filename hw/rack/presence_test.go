@@ -390,3 +390,31 @@ func TestConfidence(t *testing.T) {
 		t.Errorf("5B read: doubt %v", d)
 	}
 }
+
+// TestChangingIsALikelyChange pins Changing against Moving: on a reader that reads most polls,
+// one miss puts the tag in doubt (Moving) but does not make it likelier gone than present
+// (not Changing); a few misses in a row do, well before the run that judges it gone, so a
+// tracker waiting on Changing waits for a tile in flight and not for a tag flapping.
+func TestChangingIsALikelyChange(t *testing.T) {
+	s := newScript(t, Params{})
+	train(s, 600, 20) // reads 95% of polls
+	if s.z.Moving() || s.z.Changing() {
+		t.Fatalf("a settled zone: moving %v, changing %v", s.z.Moving(), s.z.Changing())
+	}
+	s.scan("")
+	if !s.z.Moving() || s.z.Changing() {
+		t.Fatalf("one miss: moving %v, changing %v; want moving, not changing", s.z.Moving(), s.z.Changing())
+	}
+	k := s.z.run(s.tag("5B"))
+	misses := 1
+	for ; misses < k && !s.z.Changing(); misses++ {
+		s.scan("")
+	}
+	if !s.z.Changing() || misses > k/2 {
+		t.Fatalf("changing %v after %d misses; want it within %d (half the run of %d that judges it gone)", s.z.Changing(), misses, k/2, k)
+	}
+	s.scan("5B") // read again: it never left
+	if s.z.Changing() {
+		t.Fatal("a tag read again still makes its zone changing")
+	}
+}
