@@ -13,6 +13,16 @@ import (
 	"github.com/siamesetable/siamesed/mqtt"
 )
 
+// press presses the button id as a finger would: once it is enabled (a click on a disabled
+// button does nothing, and a page still busy with the last press keeps its buttons off), and
+// without scrolling the page.
+func press(id string) chromedp.Action {
+	return chromedp.Tasks{
+		chromedp.Poll(`!document.getElementById('`+id+`').disabled`, nil, chromedp.WithPollingTimeout(waitFor), chromedp.WithPollingInterval(50*time.Millisecond)),
+		chromedp.Evaluate(`document.getElementById('`+id+`').click()`, nil),
+	}
+}
+
 // browser starts headless Chromium for a test (skipped only when it is missing and
 // SIAMESED_REQUIRE_SYSTEM_TESTS is not set).
 func browser(t testing.TB) context.Context {

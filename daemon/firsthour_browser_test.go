@@ -66,9 +66,7 @@ func TestFirstHourInABrowser(t *testing.T) {
 	// The page actions: every click, every field typed or chosen.
 	actions := 0
 	act := func(a chromedp.Action) chromedp.Action { actions++; return a }
-	press := func(id string) chromedp.Action { // a button pressed as a finger would, the page not scrolled
-		return act(chromedp.Evaluate(`document.getElementById('`+id+`').click()`, nil))
-	}
+	pressed := func(id string) chromedp.Action { return act(press(id)) }
 	lay := func(fs ...tile.Face) chromedp.Action {
 		return chromedp.ActionFunc(func(context.Context) error { return show(fs...) })
 	}
@@ -118,7 +116,7 @@ func TestFirstHourInABrowser(t *testing.T) {
 	step("the corners",
 		act(m.click(cs[0])), act(m.click(cs[1])), act(m.click(cs[2])), act(m.click(cs[3])),
 		poll(`window.siameseSetup.camera.preview !== null`),
-		press("camera-save"),
+		pressed("camera-save"),
 		poll(`window.siameseSetup.camera.saved !== null`),
 		poll(`window.siameseSetup.status.checks.some(c => c.name === 'Camera' && c.ready)`),
 		shot("camera", `#camera-box`),
@@ -133,7 +131,7 @@ func TestFirstHourInABrowser(t *testing.T) {
 		poll(`!document.getElementById('faces-work').hidden && `+faces+`.info !== null`),
 		chromedp.Evaluate(faces+`.info.required`, &required),
 		lay(),
-		press("faces-start"),
+		pressed("faces-start"),
 		poll(faces+`.says.includes('empty area is kept')`),
 	)
 	if strings.Join(required, " ") != "E S W N J" {
@@ -146,12 +144,12 @@ func TestFirstHourInABrowser(t *testing.T) {
 		}
 		step("enrolling "+name,
 			poll(faces+`.next === '`+name+`'`),
-			lay(f), press("faces-capture"), poll(faces+`.crop !== null && !`+faces+`.busy`),
-			press("faces-accept"), poll(faces+`.says === '`+name+` enrolled.'`))
+			lay(f), pressed("faces-capture"), poll(faces+`.crop !== null && !`+faces+`.busy`),
+			pressed("faces-accept"), poll(faces+`.says === '`+name+` enrolled.'`))
 	}
 	var checked string
 	step("the faces' check",
-		press("faces-check"),
+		pressed("faces-check"),
 		poll(faces+`.checked !== null && `+faces+`.checked.ready`),
 		chromedp.Text(`#faces-result`, &checked),
 		lay(), // the area cleared for the game

@@ -51,10 +51,6 @@ func TestSetupCameraInABrowser(t *testing.T) {
 	cs := areaCorners(frame)
 	m := &snapshotMarks{width: float64(frame.Bounds().Dx())}
 	click, drag := m.click, m.drag
-	// press presses a button as a finger would, without scrolling the page.
-	press := func(id string) chromedp.Action {
-		return chromedp.Evaluate(`document.getElementById('`+id+`').click()`, nil)
-	}
 
 	// The wrong way round: the page says so, and nothing is saved.
 	var says string

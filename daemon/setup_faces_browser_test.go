@@ -62,9 +62,6 @@ func TestSetupFacesInABrowser(t *testing.T) {
 	poll := func(expr string) chromedp.Action {
 		return chromedp.Poll(expr, nil, chromedp.WithPollingTimeout(waitFor), chromedp.WithPollingInterval(50*time.Millisecond))
 	}
-	press := func(id string) chromedp.Action {
-		return chromedp.Evaluate(`document.getElementById('`+id+`').click()`, nil)
-	}
 	const faces = `window.siameseSetup.faces`
 
 	// The corners: the simulated area's, from its snapshot, saved as the Camera section does.
