@@ -46,7 +46,8 @@ type Presence struct {
 	curSince  time.Time
 	busyAt    time.Time // the last scan with a decision under way
 	emitted   bool
-	pending   bool
+	pending   bool // a decision under way (deciding at undecidedFrom), as of the last scan
+	leaning   bool // ... and one more likely than not (at changingFrom): Changing
 	seq       uint64
 	// left and came are when the first tag of each face left or came since the last snapshot.
 	left, came [tile.NumFaces]time.Time
@@ -122,6 +123,7 @@ func (z *Presence) Observe(o *Observation, now time.Time) (Snapshot, bool) {
 	z.noteTags(o, now, later)
 	v := z.judged()
 	z.pending = z.deciding(undecidedFrom)
+	z.leaning = z.pending && z.deciding(changingFrom) // a likely change is a doubt too
 	if v != z.cur {
 		if at.IsZero() {
 			at = now
@@ -164,9 +166,7 @@ func (z *Presence) Moving() bool { return !z.emitted || z.pending || z.cur != z.
 // tile than a ghost). Unlike Moving, a tag missing a poll or two on a reader that reads most
 // polls does not make a zone changing, so a tracker can wait for it without waiting on noise;
 // a departure still becomes changing within the few polls its reader's read rate allows.
-func (z *Presence) Changing() bool {
-	return !z.emitted || z.cur != z.last || z.deciding(changingFrom)
-}
+func (z *Presence) Changing() bool { return !z.emitted || z.cur != z.last || z.leaning }
 
 // noteReaders counts each reader's failed polls in a row.
 func (z *Presence) noteReaders(o *Observation, now time.Time, later func(time.Time)) {
