@@ -240,7 +240,7 @@ func TestFaultWaitsForItsSeatsRacksToBeStill(t *testing.T) {
 		t.Errorf("a fault on racks still for the fault wait, %v, is held", wait)
 	}
 	rack2 := Place{Seat: 0, Rack: 2, Zone: In}
-	tr.motion.Failing = []Place{{Seat: 2, Rack: 1, Zone: In}}
+	tr.failing = true
 	if !held() {
 		t.Errorf("a fault on racks still for %v is named while a reader of the table is failing (grace %v)", wait, grace)
 	}
@@ -248,7 +248,7 @@ func TestFaultWaitsForItsSeatsRacksToBeStill(t *testing.T) {
 	if held() {
 		t.Errorf("a fault on racks still for the grace period, %v, is held for a failing reader", grace)
 	}
-	tr.motion.Failing = nil
+	tr.failing = false
 	tr.changing = map[Place]bool{rack2: true}
 	tr.proposed[pick.act.String()] = tr.now.Add(-grace * 9 / 10)
 	if !held() {

@@ -262,7 +262,7 @@ func (t *Tracker) holdFaults(cands []candidate, order []int) bool {
 func (t *Tracker) settling(cands []candidate, c candidate) bool {
 	seat := c.act.Seat
 	still := t.now.Sub(t.changed[seat])
-	if len(t.motion.Failing) > 0 {
+	if t.failing {
 		return still < t.cfg.Grace
 	}
 	if still < t.cfg.FaultWait || t.throwOutOfTurn(cands) {

@@ -76,7 +76,8 @@ type Tracker struct {
 	// moving are the rack zones reading otherwise than their last settled reading now; changing,
 	// those that more likely than not hold otherwise (a tile in flight, not a tag flapping).
 	moving, changing map[Place]bool
-	motion           Motion // as last told
+	// failing: a reader of the table is failing now (Motion.Failing).
+	failing bool
 	// arrived is, per rack zone and face, when the zone's count of that face last went up: a
 	// tile's own evidence time, kept while later changes to its rack re-date the reading.
 	arrived map[Place]*[tile.NumFaces]time.Time
@@ -196,12 +197,10 @@ func (t *Tracker) Moving(places []Place, at time.Time) []Step {
 // Motion takes what the racks say of their zones now.
 func (t *Tracker) Motion(m Motion, at time.Time) []Step {
 	t.advance(at)
-	was := t.motion
-	t.motion = m
-	if len(m.Moving)+len(m.Changing)+len(m.Failing) == 0 && len(was.Moving)+len(was.Changing)+len(was.Failing) == 0 {
+	if len(m.Moving)+len(m.Changing)+len(m.Failing) == 0 && len(t.moving)+len(t.changing) == 0 && !t.failing {
 		return nil
 	}
-	t.moving, t.changing = placeSet(m.Moving), placeSet(m.Changing)
+	t.moving, t.changing, t.failing = placeSet(m.Moving), placeSet(m.Changing), len(m.Failing) > 0
 	return t.settle()
 }
 
