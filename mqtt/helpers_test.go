@@ -22,12 +22,17 @@ var clientIDs atomic.Int64
 type received struct {
 	mu   sync.Mutex
 	msgs []Message
+	kept []Message // those the broker gave as retained: kept for a subscriber arriving later
 	more chan struct{}
 }
 
 func (r *received) add(m paho.Message) {
+	msg := Message{Topic: m.Topic(), Payload: append([]byte(nil), m.Payload()...)}
 	r.mu.Lock()
-	r.msgs = append(r.msgs, Message{Topic: m.Topic(), Payload: append([]byte(nil), m.Payload()...)})
+	r.msgs = append(r.msgs, msg)
+	if m.Retained() {
+		r.kept = append(r.kept, msg)
+	}
 	r.mu.Unlock()
 	select {
 	case r.more <- struct{}{}:
@@ -39,6 +44,13 @@ func (r *received) all() []Message {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return append([]Message(nil), r.msgs...)
+}
+
+// retained is what the broker delivered as retained, not live: at a subscription, what it kept.
+func (r *received) retained() []Message {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]Message(nil), r.kept...)
 }
 
 // until waits for a message for which ok holds, failing the test past the deadline.
