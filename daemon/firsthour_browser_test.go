@@ -28,6 +28,7 @@ import (
 // and names set. Every click and every field typed on a page counts: the budget is one page
 // action per tile plus one per face. Screenshots: first-hour-*.png.
 func TestFirstHourInABrowser(t *testing.T) {
+	t.Parallel() // a whole game on the table's clock, mostly waiting: run beside the other such tests
 	ctx := browser(t)
 	begun := time.Now()
 	dir := t.TempDir()

@@ -23,6 +23,7 @@ import (
 // back and the phone is out, told why; the next game has the new names. Screenshots:
 // setup.png, table-codes.png, join-seat.png.
 func TestSetupInABrowser(t *testing.T) {
+	t.Parallel() // a whole game on the table's clock, mostly waiting: run beside the other such tests
 	ctx := browser(t)
 	dir := t.TempDir()
 	// The hands at the default pace, the whole table five times as fast as life: a game in

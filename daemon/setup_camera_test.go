@@ -218,6 +218,7 @@ func writeCameraFrames(t *testing.T, cs [4][2]float64, w, h, n int) string {
 // them (its status now asks for the faces' enrolment); the enrolment started, the worker started
 // again still knows the empty area.
 func TestSetupCameraOnANewTable(t *testing.T) {
+	t.Parallel() // mostly waiting (on the camera worker's restarts): run beside the other such tests
 	cs := [4][2]float64{{80, 60}, {560, 50}, {590, 430}, {60, 440}}
 	cfg := quietTable()
 	cfg.Camera, cfg.Vision.Worker = writeCameraFrames(t, cs, 640, 480, 3), visionWorker(t)

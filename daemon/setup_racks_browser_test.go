@@ -36,6 +36,7 @@ type walkShown struct {
 // Forget, Stop and Resume (the budget: one per tile, plus one per face). Screenshot:
 // setup-racks.png.
 func TestRacksEnrolmentInABrowser(t *testing.T) {
+	t.Parallel() // mostly waiting (on the racks' scans): run beside the other such tests
 	ctx := browser(t)
 	dir := t.TempDir()
 	addr, tb := enrolTable(t, dir)

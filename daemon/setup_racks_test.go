@@ -154,6 +154,7 @@ func readerLive(t testing.TB, out map[string]any, name string) map[string]any {
 // on; every tag in the file is the face its tile really is; no act is recorded meanwhile; an
 // enrolled tile left on the rack when the walk stops reaches the tracker then.
 func TestRacksOnTheSimulatedTable(t *testing.T) {
+	t.Parallel() // mostly waiting (on the racks' scans): run beside the other such tests
 	dir := t.TempDir()
 	addr, tb := enrolTable(t, dir)
 	o := logIn(t, "http://"+addr+"/", dir)
