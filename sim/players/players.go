@@ -251,10 +251,10 @@ const stuckShown = 8
 // hand (the seat view's "correct a reading").
 const answerAfter = 20 * time.Second
 
-// correct enters by hand the next act the table has not played, when the table is stuck (a
-// question open for answerAfter, or the players' game over that long) and its record so far is
-// the game as played. A record gone wrong cannot be put right this way: it is left for the stall
-// to name.
+// correct enters by hand an act the table has not played, when the table is stuck (a question
+// open for answerAfter, or the players' game over that long) and one act puts its record on the
+// game as played (missing). A record no act puts right is left for the racks (vouch), then for
+// the stall to name.
 func (p *Players) correct(t Referee, now time.Time, say func(track.Command) error) (bool, error) {
 	played, g := p.truth.Log(), t.Game()
 	stuck := !p.overAt.IsZero() && now.Sub(p.overAt) > answerAfter
@@ -272,14 +272,10 @@ func (p *Players) correct(t Referee, now time.Time, say func(track.Command) erro
 	return p.vouch(g, now, say)
 }
 
-// enter enters by hand the next act the table has not played, or answers that the camera
-// misread: false when the table's record has gone wrong, or the entry was refused.
+// enter enters by hand the act the table's record lacks, or answers that the camera misread:
+// false when no act puts the record right, or the entry was refused.
 func (p *Players) enter(t Referee, g game.State, played []game.Action, now time.Time, say func(track.Command) error) (bool, error) {
-	done, same := p.SameSoFar(g)
-	if !same {
-		return false, nil
-	}
-	if done == len(played) { // the table has all they did: what the camera reported did not happen
+	if done, same := p.SameSoFar(g); same && done == len(played) { // the table has all they did: what the camera reported did not happen
 		for _, q := range t.Questions() {
 			if slices.ContainsFunc(q.Options, func(o track.Option) bool { return o.Key == "misread" }) {
 				p.noteHelp()
@@ -288,7 +284,10 @@ func (p *Players) enter(t Referee, g game.State, played []game.Action, now time.
 		}
 		return false, nil
 	}
-	a := played[done]
+	a, ok := p.missing(g, played)
+	if !ok {
+		return false, nil
+	}
 	p.entered = g.Seq // once: a refused entry is not repeated
 	if err := say(track.Command{Seat: a.Seat, Kind: track.CmdAct, Action: &a, At: now}); err != nil {
 		if errors.Is(err, track.ErrCommand) {
@@ -298,6 +297,24 @@ func (p *Players) enter(t Referee, g game.State, played []game.Action, now time.
 	}
 	p.noteHelp()
 	return true, nil
+}
+
+// missing is the act the table's record lacks, as the players read it off the display: the first
+// of their acts near the record's act count that, played on the record, makes it their game as
+// played. On a record that is their game so far, that is their next act. On a record holding
+// their acts in another order, it is the act left out: a move between racks read before the
+// pick that came first (real-rack seed 42, whose pick was never read), the pick.
+func (p *Players) missing(g game.State, played []game.Action) (game.Action, bool) {
+	for _, a := range played[max(0, g.Seq-replayWindow):min(len(played), g.Seq+replayWindow+1)] {
+		next, _, err := game.Apply(g, a)
+		if err != nil {
+			continue
+		}
+		if _, same := p.replaysTo(next); same {
+			return a, true
+		}
+	}
+	return game.Action{}, false
 }
 
 // vouch: what they could enter did not help (the record has gone wrong, or the entry was

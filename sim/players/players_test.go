@@ -210,3 +210,59 @@ func siameseTable(t *testing.T) (*game.Ruleset, configs.Card, *hwconfig.Profile)
 	}
 	return rules, c, p
 }
+
+// TestStuckPlayersEnterTheActTheTableLeftOut: a table that recorded a move between racks but not
+// the pick made just before it (real-rack seed 42: the pick was never read) holds the players'
+// acts in another order. Stuck, the players enter the pick by hand, which puts the record on
+// their game as played; they do not say the racks are right.
+func TestStuckPlayersEnterTheActTheTableLeftOut(t *testing.T) {
+	rules, c, _ := siameseTable(t)
+	now := time.Date(2026, 11, 26, 17, 0, 0, 0, time.UTC)
+	for seed := uint64(1); seed < 200; seed++ {
+		p := &Players{rules: rules, card: c.Card, game: "g", truth: sim.NewGame(rules, c.Card, seed, 0)}
+		var beforeDraw game.State
+		var draw game.Action
+		for !p.truth.Over() {
+			before := p.truth.State
+			turn, ok := p.truth.Next()
+			if !ok {
+				break
+			}
+			a := turn.Act
+			if a.Act == game.ActDraw {
+				beforeDraw, draw = before, a
+				continue
+			}
+			if a.Act != game.ActMove || draw.Act != game.ActDraw || draw.Seat != a.Seat { // draw is the act just before: any other act clears it
+				draw = game.Action{}
+				continue
+			}
+			table, _, err := game.Apply(beforeDraw, a) // the move recorded, the pick not
+			if err != nil {
+				draw = game.Action{} // the move took the tile picked: no table records it first
+				continue
+			}
+			if _, same := p.SameSoFar(table); same {
+				t.Fatalf("seed %d: a record without the pick %v is the players' game", seed, draw)
+			}
+			var said []track.Command
+			say := func(c track.Command) error { said = append(said, c); return nil }
+			ref := stuckReferee{game: table, qs: []track.Question{{ID: 1, Text: draw.Tiles[0].String() + " stands in a rack", Since: now.Add(-time.Minute)}}}
+			if _, err := p.correct(ref, now, say); err != nil {
+				t.Fatal(err)
+			}
+			if len(said) != 1 || said[0].Kind != track.CmdAct || said[0].Action.Notation() != draw.Notation() {
+				t.Fatalf("seed %d: the table left out %s before %s; the players said %+v, want the pick entered", seed, draw.Notation(), a.Notation(), said)
+			}
+			entered, _, err := game.Apply(table, *said[0].Action)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n, same := p.SameSoFar(entered); !same || n != len(p.truth.Log()) {
+				t.Fatalf("seed %d: with the pick entered the record is the players' game %v, at %d acts of %d", seed, same, n, len(p.truth.Log()))
+			}
+			return
+		}
+	}
+	t.Fatal("no game of 200 had a pick and then a move between racks by the same seat")
+}
