@@ -305,7 +305,11 @@ func (p *Players) enter(t Referee, g game.State, played []game.Action, now time.
 // their acts in another order, it is the act left out: a move between racks read before the
 // pick that came first (real-rack seed 42, whose pick was never read), the pick.
 func (p *Players) missing(g game.State, played []game.Action) (game.Action, bool) {
-	for _, a := range played[max(0, g.Seq-replayWindow):min(len(played), g.Seq+replayWindow+1)] {
+	from, to := max(0, g.Seq-replayWindow), min(len(played), g.Seq+replayWindow+1)
+	if from >= to { // the record holds more acts than they played, and more than the window
+		return game.Action{}, false
+	}
+	for _, a := range played[from:to] {
 		next, _, err := game.Apply(g, a)
 		if err != nil {
 			continue

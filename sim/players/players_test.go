@@ -261,6 +261,13 @@ func TestStuckPlayersEnterTheActTheTableLeftOut(t *testing.T) {
 			if n, same := p.SameSoFar(entered); !same || n != len(p.truth.Log()) {
 				t.Fatalf("seed %d: with the pick entered the record is the players' game %v, at %d acts of %d", seed, same, n, len(p.truth.Log()))
 			}
+			// A record holding far more acts than they played (a runaway of acts that never
+			// were) has no act of theirs missing.
+			runaway := table
+			runaway.Seq = len(p.truth.Log()) + 2*replayWindow
+			if a, ok := p.missing(runaway, p.truth.Log()); ok {
+				t.Fatalf("seed %d: a record of %d acts, %d played: %s missing", seed, runaway.Seq, len(p.truth.Log()), a.Notation())
+			}
 			return
 		}
 	}
