@@ -275,7 +275,8 @@ func (p *Players) correct(t Referee, now time.Time, say func(track.Command) erro
 // enter enters by hand the act the table's record lacks, or answers that the camera misread:
 // false when no act puts the record right, or the entry was refused.
 func (p *Players) enter(t Referee, g game.State, played []game.Action, now time.Time, say func(track.Command) error) (bool, error) {
-	if done, same := p.SameSoFar(g); same && done == len(played) { // the table has all they did: what the camera reported did not happen
+	// The table has all they did: what the camera reported did not happen.
+	if done, same := p.SameSoFar(g); same && done == len(played) {
 		for _, q := range t.Questions() {
 			if slices.ContainsFunc(q.Options, func(o track.Option) bool { return o.Key == "misread" }) {
 				p.noteHelp()
