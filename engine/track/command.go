@@ -151,13 +151,16 @@ func (t *Tracker) wallGame(c Command) (Step, bool) {
 	return st, err == nil
 }
 
-// gathered is the move of the tiles missing from the seat's other rack, but one of face
-// thrown, into the rack a Mah Jongg is declared on (none for both racks at once).
+// gathered is how the seat rearranged its racks before laying a Mah Jongg down on c.Rack.
 func (t *Tracker) gathered(c Command, thrown tile.Face) []game.Action {
 	return t.gatheredOn(&t.state, c, thrown)
 }
 
-// gatheredOn is gathered against game s.
+// gatheredOn is gathered against game s: the tiles gone from the declared rack that stand in
+// the other rack move there first (with the thrown tile, when the declared rack held it and the
+// other rack did not: moved across and thrown from there, too soon for its reader), then the
+// tiles missing from the other rack, but the thrown one, move into the declared rack. None for
+// a declaration on both racks at once.
 func (t *Tracker) gatheredOn(s *game.State, c Command, thrown tile.Face) []game.Action {
 	if c.Rack == 0 {
 		return nil
@@ -166,14 +169,27 @@ func (t *Tracker) gatheredOn(s *game.State, c Command, thrown tile.Face) []game.
 	if !ok {
 		return nil
 	}
-	if thrown != tile.NoFace && p.minus[2-c.Rack][thrown] > 0 {
-		p.minus[2-c.Rack][thrown]--
+	declared, other := c.Rack-1, 2-c.Rack
+	var out tile.Counts
+	for f, n := range p.minus[declared] {
+		out[f] = min(n, p.plus[other][f])
 	}
-	fs := p.minus[2-c.Rack].Faces()
-	if len(fs) == 0 {
-		return nil
+	if thrown != tile.NoFace {
+		switch {
+		case p.minus[other][thrown] > 0:
+			p.minus[other][thrown]--
+		case p.minus[declared][thrown] > out[thrown]:
+			out[thrown]++
+		}
 	}
-	return []game.Action{{Seat: c.Seat, Act: game.ActMove, Tiles: fs, Rack: 3 - c.Rack, To: c.Rack}}
+	var moves []game.Action
+	if fs := out.Faces(); len(fs) > 0 {
+		moves = append(moves, game.Action{Seat: c.Seat, Act: game.ActMove, Tiles: fs, Rack: c.Rack, To: 3 - c.Rack})
+	}
+	if fs := p.minus[other].Faces(); len(fs) > 0 {
+		moves = append(moves, game.Action{Seat: c.Seat, Act: game.ActMove, Tiles: fs, Rack: 3 - c.Rack, To: c.Rack})
+	}
+	return moves
 }
 
 // seenSince lists the faces the camera named landing in the discards since at.
