@@ -456,14 +456,16 @@ func (t *Tracker) place(cands []candidate, placed []int, i int, s game.State, sc
 	return n, sc, game.HasFaults(vs)
 }
 
-// datedAfter counts 1 in firm where the evidence says a came after b: read orderWindow or more
-// later, or dated later by one sensor that saw both; else 1 in late where only a rack zone's
-// first read of a's tile arriving does (rackDatedAfter).
+// datedAfter counts 1 in firm where the evidence says a came after b: the camera saw a's tile
+// land after b's, or a's reading came orderWindow or more after b's, or one rack zone dated a
+// after b (rackDatedAfter). Where a's reading is its tile's first read arriving, it counts 1 in
+// late instead: a tag's first read may lag its tile by any time (off centre, on a weak reader),
+// so it says only that the tile had come by then.
 func (t *Tracker) datedAfter(a, b *candidate) (firm, late int) {
 	switch {
-	case a.at.Sub(b.at) >= orderWindow || t.cameraDatedAfter(a, b):
+	case t.cameraDatedAfter(a, b):
 		return 1, 0
-	case rackDatedAfter(a, b):
+	case a.at.Sub(b.at) >= orderWindow || rackDatedAfter(a, b):
 		if a.arrives {
 			return 0, 1
 		}
@@ -480,9 +482,7 @@ func (t *Tracker) cameraDatedAfter(a, b *candidate) bool {
 
 // rackDatedAfter: one rack zone's readings show a's tile moving after b's, by more than the
 // readers' dating can be off (a tag's first miss or first read is a poll or two from the move
-// when reads are lost). Where a's tile arrives, its first read is weaker evidence: its tag may
-// have stood there unread (off centre, on a weak reader) before b's left (seed 2 with real-rack
-// noise: a pick read 1.4 s late was played after the throw that followed it, two false faults).
+// when reads are lost).
 func rackDatedAfter(a, b *candidate) bool {
 	return a.rack == b.rack && !a.rackAt.IsZero() && !b.rackAt.IsZero() && a.rackAt.Sub(b.rackAt) > rackDatingSlack
 }
