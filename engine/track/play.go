@@ -36,6 +36,9 @@ func (t *Tracker) explainAndPlay() []Step {
 		if c.act.Act == game.ActDiscard && t.declaring(c.act.Seat, t.landedAt(c)) {
 			break // the seat said "Mah Jongg!" first, then threw: the declaration is judged first, then the throw and what came after it
 		}
+		if t.mayBePickAndThrow(c) {
+			break // the camera has not had the time to see a throw: settle again
+		}
 		if c.declares {
 			st, err := t.play(c.act, "command")
 			if err != nil {
@@ -72,6 +75,17 @@ func (t *Tracker) explainAndPlay() []Step {
 	t.seen = dropIndexes(t.seen, usedSeen)
 	t.taken = dropIndexes(t.taken, usedTaken)
 	return steps
+}
+
+// mayBePickAndThrow: c moves tiles between the racks of the seat to pick, less than Grace
+// after its racks read it. Racking the pick in one rack while the other hand takes a tile of
+// the same face from the other rack to throw reads exactly as a move, and only the camera
+// tells them apart once the thrown tile lands, which the player may hold a second first
+// (seed 51 with real-rack noise: a pick and a throw of 5C, played as a move before the camera
+// saw the throw, stuck the table on the landing no rack explained).
+func (t *Tracker) mayBePickAndThrow(c candidate) bool {
+	s := &t.state
+	return c.act.Act == game.ActMove && s.Phase == game.PhaseDraw && s.Turn == c.act.Seat && t.now.Sub(c.at) < t.cfg.Grace
 }
 
 // noteProposed dates the acts the readings show by the settle that first explained each; an
