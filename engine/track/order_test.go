@@ -169,6 +169,32 @@ func TestAPickReadLateNamesNoFault(t *testing.T) {
 	}
 }
 
+// TestTwoPicksCloseTogetherInTheOrderRead: West throws a 7B and then picks again, out of
+// turn, an F; East picks a WD 200 ms later, closer than orderWindow. Either order breaks one
+// rule (West's pick out of turn, or West's pick before East discarded), so neither the times
+// nor the faults decide, and the picks are played in the order they were read. Played in the
+// order the seats come in, East first, West's pick took the turn from East and every act of
+// East's after it was out of turn (seed 53 with real-rack noise, stuck at the wall's end).
+func TestTwoPicksCloseTogetherInTheOrderRead(t *testing.T) {
+	rules := loadRules(t, "siamese")
+	rules.TwoDead = "play_on" // as when West's other hand is a Mah Jongg: the pick does not end the game
+	ft, tr := dealtTable(t, rules, loadCard(t), [4]string{
+		"2B 2B 2B 4B 4B 6B 6B 6B 8B 8B 6C J 1D 9D",
+		"1C 1C 1C 2C 2C 2C 3C 3C 3C 4C 4C 4C 5C 5C",
+		"2D 2D 2D 3D 3D 3D 4D 4D 4D 5D 5D 5D 6D",
+		"E E E S S S W W W N N N RD 7B",
+	})
+	steps := hands(ft, tr, 2*time.Second, take(0, 1, sim.In, "9D"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("9D")}})
+	steps = append(steps, hands(ft, tr, 2*time.Second, put(1, 2, sim.In, "9C"))...)
+	steps = append(steps, hands(ft, tr, 2*time.Second, take(1, 2, sim.In, "7B"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("7B")}})...)
+	steps = append(steps, hands(ft, tr, 200*time.Millisecond, put(1, 2, sim.In, "F"))...)
+	steps = append(steps, hands(ft, tr, 4*time.Second, put(0, 2, sim.In, "WD"))...)
+	want := []string{"0 discard 9D r1 applied", "1 draw 9C r2 applied", "1 discard 7B r2 applied", "1 draw F r2 infraction", "0 draw WD r2 applied"}
+	if got := notations(steps); !slices.Equal(got, want) {
+		t.Fatalf("played %q, want %q", got, want)
+	}
+}
+
 // TestATileReadBeforeOneLeftIsNoMove: East, to discard, picks again (a 3C into rack 1: a
 // fault, held while the racks settle) and a second later throws a 3C from rack 2, its rack
 // read before the camera sees it land. A 3C gone from rack 2 and one standing in rack 1 look

@@ -394,7 +394,7 @@ func (o *orderSearch) extend(s game.State, placed []int, sc orderScore) {
 }
 
 // naturalOrder is cands in the order their evidence was read, where far enough apart to tell,
-// and otherwise in the natural order of a turn.
+// and otherwise in the natural order of a turn, acts of one kind in the order read.
 func naturalOrder(cands []candidate) []int {
 	natural := make([]int, len(cands))
 	for i := range natural {
@@ -404,7 +404,10 @@ func naturalOrder(cands []candidate) []int {
 		if d := cands[a].at.Sub(cands[b].at); d <= -orderWindow || d >= orderWindow {
 			return cands[a].at.Compare(cands[b].at)
 		}
-		return actRank(cands[a].act.Act) - actRank(cands[b].act.Act)
+		if r := actRank(cands[a].act.Act) - actRank(cands[b].act.Act); r != 0 {
+			return r
+		}
+		return cands[a].at.Compare(cands[b].at)
 	})
 	return natural
 }
