@@ -237,12 +237,15 @@ func (t *Tracker) earlierUnnamed(cands []candidate, at time.Time) bool {
 // holdFaults decides to wait before playing acts that break a rule. Such acts need clear
 // evidence: the racks of every seat breaking one are settled (see settling), no Mah Jongg
 // declared before them waits to be judged, and no discard the camera saw is still unexplained
-// (the seat to play may have thrown its drawn tile before its rack settled, which would make
-// them legal) — the latter for AskAfter at most.
+// (the seat to play may have thrown its drawn tile before its rack settled, or picked and thrown
+// one face at once, which would make them legal). The camera's report waits as long as it stays
+// unexplained: asked about after AskAfter, it is answered by the players (the act entered by
+// hand, a misread, the racks said right), never taken for noise by the clock (seed 4 with
+// real-rack noise: a pick and throw at once that the camera could not name, and the next
+// seat's pick called out of turn five seconds on, before the players could answer).
 func (t *Tracker) holdFaults(cands []candidate, order []int) bool {
 	sc := t.score(cands, order)
 	if sc.faults == 0 {
-		t.holding = time.Time{}
 		return false
 	}
 	for _, i := range sc.faulty {
@@ -253,17 +256,7 @@ func (t *Tracker) holdFaults(cands []candidate, order []int) bool {
 			return true // judged, the declaration may make it legal: a call the racks have not shown, the declarer's throw, pass the turn
 		}
 	}
-	if !t.unexplainedCamera(cands) {
-		return false
-	}
-	if t.holding.IsZero() {
-		t.holding = t.now
-	}
-	if t.now.Sub(t.holding) >= t.cfg.AskAfter {
-		t.holding = time.Time{}
-		return false
-	}
-	return true
+	return t.unexplainedCamera(cands)
 }
 
 // settling says whether the evidence of c, an act that breaks a rule, may still be coming.

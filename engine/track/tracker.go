@@ -68,8 +68,6 @@ type Tracker struct {
 	// refused holds acts the engine refused, with the time the seat's racks last changed then:
 	// the players are undoing them, and until the racks change again they are not tried again.
 	refused map[string]time.Time
-	// holding is when acts that break a rule were first held back for unexplained evidence.
-	holding time.Time
 	// heldDraws are draws held back as faults (a second pick), with when their tile was read
 	// in the rack: such a tile seen in the discards soon after was picked and thrown.
 	heldDraws []candidate
