@@ -106,7 +106,8 @@ func (t *Tracker) explain() []candidate {
 	if !t.playsAlone(t.state.Turn) && slices.ContainsFunc(out, func(c candidate) bool { return c.act.Act == game.ActDiscard && c.act.Seat == t.state.Turn }) {
 		return out // the turn passes with this discard: a tile thrown at once is the next seat's
 	}
-	return append(out, t.drawAndThrow(exp, usedSeen)...)
+	out = append(out, t.drawAndThrow(exp, usedSeen)...)
+	return append(out, t.dealtAndThrown(exp, usedSeen)...)
 }
 
 // callAhead: tiles newly lie on one of the seat's racks, and the camera saw a tile taken from
@@ -221,6 +222,54 @@ func (t *Tracker) drawAndThrow(exp [][2]expect, usedSeen []bool) []candidate {
 		return []candidate{
 			{act: game.Action{Seat: s.Turn, Act: game.ActDraw, Tiles: f, Rack: rack}, seen: -1, taken: -1, at: d.At},
 			{act: game.Action{Seat: s.Turn, Act: game.ActDiscard, Tiles: f, Rack: rack}, seen: i, taken: -1, at: d.At, atOnce: true},
+		}
+	}
+	return nil
+}
+
+// dealtAndThrown: the deal lacks one tile of one seat, and the camera named a tile landing
+// that no rack explains, which dealt to that seat and thrown opens play: the seat's last dealt
+// tile, thrown before its rack read it (off centre, on a weak reader). The deal and the throw
+// are one motion. As for a tile drawn and thrown at once, the landing must have lain for the
+// grace period, the seat's racks be still and show no tile of its face gone.
+func (t *Tracker) dealtAndThrown(exp [][2]expect, usedSeen []bool) []candidate {
+	s := &t.state
+	if s.Phase != game.PhaseDeal {
+		return nil
+	}
+	seat := -1
+	for i := range s.Seats {
+		switch short := dealFor(s, i) - s.Seats[i].Dealt; {
+		case short == 1 && seat < 0:
+			seat = i
+		case short != 0:
+			return nil
+		}
+	}
+	if seat < 0 || t.seatMoving(seat) {
+		return nil
+	}
+	p, ok := t.seatPicture(exp, seat)
+	if !ok {
+		return nil
+	}
+	for i, d := range t.seen {
+		if usedSeen[i] || !d.Known || s.Unseen[d.Face] == 0 || t.now.Sub(d.At) < t.cfg.Grace || p.minus[0][d.Face]+p.minus[1][d.Face] > 0 {
+			continue
+		}
+		rack := 1
+		if r := &s.Seats[seat].Racks; r[1].Count() < r[0].Count() {
+			rack = 2 // dealt into the rack that has fewer
+		}
+		f := []tile.Face{d.Face}
+		acts := []game.Action{{Seat: seat, Act: game.ActDeal, Tiles: f, Rack: rack}, {Seat: seat, Act: game.ActDiscard, Tiles: f, Rack: rack}}
+		if _, faults, ok := applyAll(*s, acts); !ok || faults > 0 {
+			continue // not the throw that opens play
+		}
+		usedSeen[i] = true
+		return []candidate{
+			{act: acts[0], seen: -1, taken: -1, at: d.At},
+			{act: acts[1], seen: i, taken: -1, at: d.At, atOnce: true},
 		}
 	}
 	return nil
