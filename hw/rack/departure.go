@@ -16,8 +16,8 @@ func (z *Presence) gone(t *tagState, now time.Time, later func(time.Time)) bool 
 	}
 	if t.face != tile.NoFace {
 		z.departures++
-		if z.left[t.face].IsZero() {
-			z.left[t.face] = t.missAt
+		if z.snapped[t.uid] {
+			z.left[t.uid] = leaving{t.face, t.missAt}
 		}
 	}
 	later(t.missAt)

@@ -53,7 +53,13 @@ func (z *Presence) snapshot(o *Observation, now time.Time) Snapshot {
 		s.Left, s.Came = z.dated(&v.tiles)
 	}
 	z.last, z.emitted = v, true
-	z.left, z.came = [tile.NumFaces]time.Time{}, [tile.NumFaces]time.Time{}
+	clear(z.snapped)
+	for _, t := range z.tags {
+		if t.present {
+			z.snapped[t.uid] = true
+		}
+	}
+	clear(z.left)
 	return s
 }
 
@@ -115,15 +121,33 @@ func (z *Presence) doubt(t *tagState) float64 {
 	return pi / (pi + stay)
 }
 
+// leaving is a tag's face and when its run of misses began.
+type leaving struct {
+	face tile.Face
+	at   time.Time
+}
+
 // dated lists, for the faces the zone now holds fewer or more of than at its last snapshot,
-// when a scan first showed a tile of them leave or come.
+// when the first tag of them that was there then began its run of misses (left), or the first
+// tag of them that was not there then was first read (came).
 func (z *Presence) dated(tiles *tile.Counts) (left, came []Dated) {
-	for f := range tiles {
-		if tiles[f] < z.last.tiles[f] && !z.left[f].IsZero() {
-			left = append(left, Dated{Face: tile.Face(f), At: z.left[f]})
+	var gone, come [tile.NumFaces]time.Time
+	for _, d := range z.left {
+		if gone[d.face].IsZero() || d.at.Before(gone[d.face]) {
+			gone[d.face] = d.at
 		}
-		if tiles[f] > z.last.tiles[f] && !z.came[f].IsZero() {
-			came = append(came, Dated{Face: tile.Face(f), At: z.came[f]})
+	}
+	for _, t := range z.tags {
+		if t.present && t.face != tile.NoFace && !z.snapped[t.uid] && (come[t.face].IsZero() || t.first.Before(come[t.face])) {
+			come[t.face] = t.first
+		}
+	}
+	for f := range tiles {
+		if tiles[f] < z.last.tiles[f] && !gone[f].IsZero() {
+			left = append(left, Dated{Face: tile.Face(f), At: gone[f]})
+		}
+		if tiles[f] > z.last.tiles[f] && !come[f].IsZero() {
+			came = append(came, Dated{Face: tile.Face(f), At: come[f]})
 		}
 	}
 	return left, came

@@ -49,9 +49,13 @@ type Presence struct {
 	pending   bool // a decision under way (deciding at undecidedFrom), as of the last scan
 	leaning   bool // ... and one more likely than not (at changingFrom): Changing
 	seq       uint64
-	// left and came are when the first tag of each face left or came since the last snapshot.
-	left, came [tile.NumFaces]time.Time
-	scratch    []float64
+	// snapped holds the tags present at the last snapshot, and left when each of them judged
+	// gone since began its run of misses: a snapshot dates what changed by the tags whose
+	// presence differs from the last one, not by a tag that flapped out and back (on a weak
+	// reader, beside a tile of its face that really came).
+	snapped map[string]bool
+	left    map[string]leaving
+	scratch []float64
 }
 
 // readerState is one reader: its read rate and its run of failed polls.
@@ -103,7 +107,7 @@ func (v *view) surplus() int {
 
 // NewPresence returns the judge of one zone.
 func NewPresence(p Params) *Presence {
-	return &Presence{p: p.WithDefaults(), byUID: map[string]*tagState{}}
+	return &Presence{p: p.WithDefaults(), byUID: map[string]*tagState{}, snapped: map[string]bool{}, left: map[string]leaving{}}
 }
 
 // Observe takes one scan of the zone made at now, and returns a snapshot when one leaves.
@@ -277,9 +281,7 @@ func (z *Presence) judgeNew(t *tagState, r *readerState, seen bool, later func(t
 	t.present = true
 	if t.face != tile.NoFace {
 		z.arrivals++
-		if z.came[t.face].IsZero() {
-			z.came[t.face] = t.first
-		}
+		delete(z.left, t.uid) // back: it never left as far as the last snapshot goes
 	}
 	t.weighed, t.arrived, t.departed = z.weight.value, z.arrivals, z.departures
 	later(t.first)

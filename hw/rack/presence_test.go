@@ -354,6 +354,33 @@ func TestDatesWhatLeftAndCame(t *testing.T) {
 	}
 }
 
+// TestDatesWhatCameByTheTagsNewSinceTheLastSnapshot: an E read at the last snapshot misses enough
+// polls to be judged gone and is read again (a weak reader), and a second E is put in later,
+// before the zone settles: the snapshot dates the E that came by the second's first read, not by
+// the first's return (real-rack seed 3: a pick of a third E dated 2.5 s early by its
+// neighbour's flap went before a pick and throw the camera had seen).
+func TestDatesWhatCameByTheTagsNewSinceTheLastSnapshot(t *testing.T) {
+	s := newScript(t, Params{})
+	s.settled("E | 5B", "5B E")
+	s.scans(200, "E | 5B")
+	for i := 0; s.tag("E") != nil; i++ {
+		if i == 100 {
+			t.Fatal("the E missed 100 polls and is still judged present")
+		}
+		if _, ok := s.scan(" | 5B"); ok {
+			t.Fatal("a snapshot left while the E was out")
+		}
+	}
+	if snaps := s.scans(4, "E | 5B"); len(snaps) != 0 {
+		t.Fatalf("the E back: %v", snaps)
+	}
+	picked := s.now
+	snap := s.settled("E | 5B E'", "5B E E")
+	if len(snap.Came) != 1 || snap.Came[0].Face != tile.East || !snap.Came[0].At.Equal(picked) {
+		t.Errorf("came %v, want E at %v", snap.Came, picked)
+	}
+}
+
 // TestConfidence: a tag missed on a reader that reads every poll is soon in doubt, listed
 // undecided, and the snapshot's confidence falls; a tag missed on a poor reader is in doubt only
 // after more misses; where the load cell weighs a tile less, at once.
