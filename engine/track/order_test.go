@@ -146,14 +146,7 @@ func notations(steps []Step) []string {
 func TestAPickReadLateNamesNoFault(t *testing.T) {
 	for _, late := range []time.Duration{600 * time.Millisecond, 1300 * time.Millisecond} {
 		t.Run(late.String(), func(t *testing.T) {
-			rules := loadRules(t, "siamese")
-			rules.TwoDead = "play_on" // as when West's other hand is a Mah Jongg: the throw does not end the game
-			ft, tr := dealtTable(t, rules, loadCard(t), [4]string{
-				"2B 2B 2B 4B 4B 6B 6B 6B 8B 8B 6C J 1D 9D",
-				"1C 1C 1C 2C 2C 2C 3C 3C 3C 4C 4C 4C 5C 5C",
-				"2D 2D 2D 3D 3D 3D 4D 4D 4D 5D 5D 5D 6D",
-				"E E E S S S W W W N N N RD 7B",
-			})
+			ft, tr := westPlaysOnTable(t)
 			// West's rack 2 is on a weak reader: the health names it failing, and rule breaks
 			// wait the grace period (on readers that read well they wait FaultWait only).
 			tr.Motion(Motion{Failing: []Place{{Seat: 1, Rack: 2, Zone: In}}}, ft.now)
@@ -176,14 +169,7 @@ func TestAPickReadLateNamesNoFault(t *testing.T) {
 // order the seats come in, East first, West's pick took the turn from East and every act of
 // East's after it was out of turn (seed 53 with real-rack noise, stuck at the wall's end).
 func TestTwoPicksCloseTogetherInTheOrderRead(t *testing.T) {
-	rules := loadRules(t, "siamese")
-	rules.TwoDead = "play_on" // as when West's other hand is a Mah Jongg: the pick does not end the game
-	ft, tr := dealtTable(t, rules, loadCard(t), [4]string{
-		"2B 2B 2B 4B 4B 6B 6B 6B 8B 8B 6C J 1D 9D",
-		"1C 1C 1C 2C 2C 2C 3C 3C 3C 4C 4C 4C 5C 5C",
-		"2D 2D 2D 3D 3D 3D 4D 4D 4D 5D 5D 5D 6D",
-		"E E E S S S W W W N N N RD 7B",
-	})
+	ft, tr := westPlaysOnTable(t)
 	steps := hands(ft, tr, 2*time.Second, take(0, 1, sim.In, "9D"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("9D")}})
 	steps = append(steps, hands(ft, tr, 2*time.Second, put(1, 2, sim.In, "9C"))...)
 	steps = append(steps, hands(ft, tr, 2*time.Second, take(1, 2, sim.In, "7B"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("7B")}})...)
@@ -193,6 +179,21 @@ func TestTwoPicksCloseTogetherInTheOrderRead(t *testing.T) {
 	if got := notations(steps); !slices.Equal(got, want) {
 		t.Fatalf("played %q, want %q", got, want)
 	}
+}
+
+// westPlaysOnTable deals East a hand to throw the 9D from and West one with a 7B in rack 2, and
+// plays on past two dead hands, as when West's other hand is a Mah Jongg: a rule West breaks
+// does not end the game, and the acts after it are still read.
+func westPlaysOnTable(t *testing.T) (*fakeTable, *Tracker) {
+	t.Helper()
+	rules := loadRules(t, "siamese")
+	rules.TwoDead = "play_on"
+	return dealtTable(t, rules, loadCard(t), [4]string{
+		"2B 2B 2B 4B 4B 6B 6B 6B 8B 8B 6C J 1D 9D",
+		"1C 1C 1C 2C 2C 2C 3C 3C 3C 4C 4C 4C 5C 5C",
+		"2D 2D 2D 3D 3D 3D 4D 4D 4D 5D 5D 5D 6D",
+		"E E E S S S W W W N N N RD 7B",
+	})
 }
 
 // TestATileReadBeforeOneLeftIsNoMove: East, to discard, picks again (a 3C into rack 1: a
