@@ -106,8 +106,7 @@ func (t *Tracker) explain() []candidate {
 	if !t.playsAlone(t.state.Turn) && slices.ContainsFunc(out, func(c candidate) bool { return c.act.Act == game.ActDiscard && c.act.Seat == t.state.Turn }) {
 		return out // the turn passes with this discard: a tile thrown at once is the next seat's
 	}
-	out = append(out, t.drawAndThrow(exp, usedSeen)...)
-	return append(out, t.dealtAndThrown(exp, usedSeen)...)
+	return append(out, t.drawAndThrow(exp, usedSeen)...)
 }
 
 // callAhead: tiles newly lie on one of the seat's racks, and the camera saw a tile taken from
@@ -170,32 +169,34 @@ func unused(used []bool) int {
 // evidence. While the seat is to draw, the grace period must pass; while it is to discard, a
 // face it holds may yet leave its rack (a plain discard, still settling), so that waits for
 // AskAfter, unless the racks showed the tile picked (a draw held back as a fault) or changed
-// after the tile landed and still hold its face (thrown, then picked again). An unnamed
-// discard is asked about.
+// after the tile landed and still hold its face (thrown, then picked again). In the deal, the
+// pick is the last tile dealt to the seat that opens play (toPick). An unnamed discard is asked
+// about.
 func (t *Tracker) drawAndThrow(exp [][2]expect, usedSeen []bool) []candidate {
 	s := &t.state
-	if (s.Phase != game.PhaseDraw && s.Phase != game.PhaseDiscard) || s.WallLeft == 0 {
+	turn, pick, ok := t.toPick()
+	if !ok {
 		return nil
 	}
-	seat := &s.Seats[s.Turn]
+	seat := &s.Seats[turn]
 	for i, d := range t.seen {
 		wait := t.cfg.Grace
-		held, wasHeld := t.heldDraw(s.Turn, d.Face, d.At)
+		held, wasHeld := t.heldDraw(turn, d.Face, d.At)
 		holds := s.Phase == game.PhaseDiscard && !wasHeld && seat.Racks[0].Concealed[d.Face]+seat.Racks[1].Concealed[d.Face] > 0
 		// Thrown, then a tile of its face picked again: the racks changed after it landed and
 		// still hold the face. Only the racks that hold it need be still (the seat plays on).
-		repicked := holds && t.changed[s.Turn].After(d.At)
+		repicked := holds && t.changed[turn].After(d.At)
 		if holds && !repicked {
 			wait = t.cfg.AskAfter
 		}
 		if usedSeen[i] || !d.Known || s.Unseen[d.Face] == 0 || t.now.Sub(d.At) < wait {
 			continue
 		}
-		if repicked && t.holdingRackMoving(s.Turn, d.Face) ||
-			!repicked && (t.seatMoving(s.Turn) || s.Phase == game.PhaseDiscard && t.now.Sub(t.changed[s.Turn]) < t.cfg.Grace) {
+		if repicked && t.holdingRackMoving(turn, d.Face) ||
+			!repicked && (t.seatMoving(turn) || s.Phase == game.PhaseDiscard && t.now.Sub(t.changed[turn]) < t.cfg.Grace) {
 			continue
 		}
-		if p, ok := t.seatPicture(exp, s.Turn); !ok || p.minus[0][d.Face]+p.minus[1][d.Face] > 0 {
+		if p, ok := t.seatPicture(exp, turn); !ok || p.minus[0][d.Face]+p.minus[1][d.Face] > 0 {
 			continue // the tile is gone from a rack: a plain discard, still settling
 		}
 		if t.unnamedBefore(d.At, usedSeen) {
@@ -214,65 +215,49 @@ func (t *Tracker) drawAndThrow(exp [][2]expect, usedSeen []bool) []candidate {
 			if r, ok := holdingRack(seat, d.Face); ok {
 				// Thrown from the rack, and a tile of its face picked into its place.
 				return []candidate{
-					{act: game.Action{Seat: s.Turn, Act: game.ActDiscard, Tiles: f, Rack: r}, seen: i, taken: -1, at: d.At},
-					{act: game.Action{Seat: s.Turn, Act: game.ActDraw, Tiles: f, Rack: r}, seen: -1, taken: -1, at: d.At, atOnce: true},
+					{act: game.Action{Seat: turn, Act: game.ActDiscard, Tiles: f, Rack: r}, seen: i, taken: -1, at: d.At},
+					{act: game.Action{Seat: turn, Act: game.ActDraw, Tiles: f, Rack: r}, seen: -1, taken: -1, at: d.At, atOnce: true},
 				}
 			}
 		}
+		picked := game.Action{Seat: turn, Act: pick, Tiles: f, Rack: rack}
+		thrown := game.Action{Seat: turn, Act: game.ActDiscard, Tiles: f, Rack: rack}
+		if pick == game.ActDeal {
+			if _, faults, ok := applyAll(*s, []game.Action{picked, thrown}); !ok || faults > 0 {
+				usedSeen[i] = false
+				continue // the deal's last tile, dealt to a seat whose throw does not open play
+			}
+		}
 		return []candidate{
-			{act: game.Action{Seat: s.Turn, Act: game.ActDraw, Tiles: f, Rack: rack}, seen: -1, taken: -1, at: d.At},
-			{act: game.Action{Seat: s.Turn, Act: game.ActDiscard, Tiles: f, Rack: rack}, seen: i, taken: -1, at: d.At, atOnce: true},
+			{act: picked, seen: -1, taken: -1, at: d.At},
+			{act: thrown, seen: i, taken: -1, at: d.At, atOnce: true},
 		}
 	}
 	return nil
 }
 
-// dealtAndThrown: the deal lacks one tile of one seat, and the camera named a tile landing
-// that no rack explains, which dealt to that seat and thrown opens play: the seat's last dealt
-// tile, thrown before its rack read it (off centre, on a weak reader). The deal and the throw
-// are one motion. As for a tile drawn and thrown at once, the landing must have lain for the
-// grace period, the seat's racks be still and show no tile of its face gone.
-func (t *Tracker) dealtAndThrown(exp [][2]expect, usedSeen []bool) []candidate {
+// toPick is the seat whose pick may have been thrown before its rack read it, and what its pick
+// is: in play, the seat to play and a draw from the wall (none once the wall is used up); in the
+// deal, the seat whose deal lacks one tile, every other's being whole, and the deal of it (its
+// last tile, thrown to open play: seeds 2 and 67 with real-rack noise stuck in the deal).
+func (t *Tracker) toPick() (int, game.Act, bool) {
 	s := &t.state
-	if s.Phase != game.PhaseDeal {
-		return nil
-	}
-	seat := -1
-	for i := range s.Seats {
-		switch short := dealFor(s, i) - s.Seats[i].Dealt; {
-		case short == 1 && seat < 0:
-			seat = i
-		case short != 0:
-			return nil
+	switch s.Phase {
+	case game.PhaseDraw, game.PhaseDiscard:
+		return s.Turn, game.ActDraw, s.WallLeft > 0
+	case game.PhaseDeal:
+		seat := -1
+		for i := range s.Seats {
+			switch short := dealFor(s, i) - s.Seats[i].Dealt; {
+			case short == 1 && seat < 0:
+				seat = i
+			case short != 0:
+				return 0, "", false
+			}
 		}
+		return seat, game.ActDeal, seat >= 0
 	}
-	if seat < 0 || t.seatMoving(seat) {
-		return nil
-	}
-	p, ok := t.seatPicture(exp, seat)
-	if !ok {
-		return nil
-	}
-	for i, d := range t.seen {
-		if usedSeen[i] || !d.Known || s.Unseen[d.Face] == 0 || t.now.Sub(d.At) < t.cfg.Grace || p.minus[0][d.Face]+p.minus[1][d.Face] > 0 {
-			continue
-		}
-		rack := 1
-		if r := &s.Seats[seat].Racks; r[1].Count() < r[0].Count() {
-			rack = 2 // dealt into the rack that has fewer
-		}
-		f := []tile.Face{d.Face}
-		acts := []game.Action{{Seat: seat, Act: game.ActDeal, Tiles: f, Rack: rack}, {Seat: seat, Act: game.ActDiscard, Tiles: f, Rack: rack}}
-		if _, faults, ok := applyAll(*s, acts); !ok || faults > 0 {
-			continue // not the throw that opens play
-		}
-		usedSeen[i] = true
-		return []candidate{
-			{act: acts[0], seen: -1, taken: -1, at: d.At},
-			{act: acts[1], seen: i, taken: -1, at: d.At, atOnce: true},
-		}
-	}
-	return nil
+	return 0, "", false
 }
 
 // holdingRackMoving: a rack of the seat that holds a tile of face f is changing now.
