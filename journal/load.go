@@ -37,6 +37,8 @@ type Game struct {
 	Lines    []int // each action's line in the file
 	Verdicts []game.Verdict
 	State    game.State
+	// Undo holds the states before the acts in effect, so a resumed game can take them back.
+	Undo *game.Undo
 	// Torn is the torn last line that was left out (a write cut short); nil when there was none.
 	Torn *game.TornError
 }
@@ -104,8 +106,8 @@ func Read(path string, r io.Reader, src Sources) (*Game, error) {
 	if g.Header != nil {
 		start = g.Header.Start(g.Rules, g.Card.Card)
 	}
-	s, vs, err := game.Replay(start, g.Actions)
-	g.State, g.Verdicts = s, vs
+	s, vs, undo, err := game.ReplayUndo(start, g.Actions)
+	g.State, g.Verdicts, g.Undo = s, vs, undo
 	if err != nil {
 		var re *game.ReplayError
 		if errors.As(err, &re) && re.Index < len(g.Lines) {

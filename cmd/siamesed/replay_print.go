@@ -71,6 +71,8 @@ func verdictLine(v game.Verdict, seats []string, acts []game.Action, all bool) s
 		what = fmt.Sprintf("bouquet %+d: %s", v.Points, v.Detail)
 	case game.Misdeal:
 		what = "misdeal: " + v.Detail
+	case game.TakenBack:
+		what = "taken back (it never happened): " + strings.TrimSuffix(v.Detail, " taken back")
 	default:
 		what = string(v.Kind) + ": " + v.Detail
 	}

@@ -32,6 +32,7 @@ func TestReplayForPeople(t *testing.T) {
 		{"replay-two-mahjonggs.txt", "siamese-17-two-mahjonggs.jsonl", ""},
 		{"replay-dead-after-mahjong.txt", "siamese-18A-wrong-count-after-mahjong.jsonl", ""},
 		{"replay-picking-ahead.txt", "siamese-8-picking-ahead.jsonl", ""},
+		{"replay-take-back.txt", "siamese-take-back-a-pick-ahead.jsonl", ""},
 		{"replay-wall-used-up-all.txt", "siamese-14-act-after-wall-used-up.jsonl", "--all"},
 	} {
 		t.Run(c.golden, func(t *testing.T) {

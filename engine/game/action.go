@@ -19,21 +19,22 @@ type Act string
 
 // The actions of the game log (docs/game-log.md).
 const (
-	ActDeal     Act = "deal"     // tiles dealt to a seat (into rack 1 unless rack is given)
-	ActDraw     Act = "draw"     // a tile drawn from the wall
-	ActDiscard  Act = "discard"  // a tile discarded (named: what the player called it, if not that)
-	ActCall     Act = "call"     // the last discard called: for an exposure (tiles) or for Mah Jongg
-	ActExchange Act = "exchange" // a natural tile swapped for a joker in an exposure
-	ActMove     Act = "move"     // concealed tiles moved from rack to rack
-	ActMahJongg Act = "mahjong"  // Mah Jongg declared on a rack (rack 0: both at once)
-	ActFixRack  Act = "fix_rack" // an exposure moved to the other rack before the turn's discard
-	ActWallEnd  Act = "wall_end" // the wall is used up and the last discard made: game over
-	ActFlower   Act = "flower"   // a flower laid on a rack and replaced from the flower wall (flower_wall)
-	ActRoll     Act = "roll"     // a die rolled: for East, or by East for the prevailing wind (rolls)
+	ActDeal     Act = "deal"      // tiles dealt to a seat (into rack 1 unless rack is given)
+	ActDraw     Act = "draw"      // a tile drawn from the wall
+	ActDiscard  Act = "discard"   // a tile discarded (named: what the player called it, if not that)
+	ActCall     Act = "call"      // the last discard called: for an exposure (tiles) or for Mah Jongg
+	ActExchange Act = "exchange"  // a natural tile swapped for a joker in an exposure
+	ActMove     Act = "move"      // concealed tiles moved from rack to rack
+	ActMahJongg Act = "mahjong"   // Mah Jongg declared on a rack (rack 0: both at once)
+	ActFixRack  Act = "fix_rack"  // an exposure moved to the other rack before the turn's discard
+	ActWallEnd  Act = "wall_end"  // the wall is used up and the last discard made: game over
+	ActFlower   Act = "flower"    // a flower laid on a rack and replaced from the flower wall (flower_wall)
+	ActRoll     Act = "roll"      // a die rolled: for East, or by East for the prevailing wind (rolls)
+	ActTakeBack Act = "take_back" // the last act in effect never happened: the game goes back to before it
 )
 
 // Acts lists every act of the game log, in the order docs/game-log.md gives them.
-var Acts = []Act{ActDeal, ActDraw, ActDiscard, ActCall, ActExchange, ActMove, ActMahJongg, ActFixRack, ActWallEnd, ActFlower, ActRoll}
+var Acts = []Act{ActDeal, ActDraw, ActDiscard, ActCall, ActExchange, ActMove, ActMahJongg, ActFixRack, ActWallEnd, ActFlower, ActRoll, ActTakeBack}
 
 // Action is one line of the game log.
 type Action struct {
@@ -132,6 +133,9 @@ func (a Action) check() error {
 			return need(false, "for must be east or prevailing, got %q", a.For)
 		}
 		return need(len(a.Dice) == 1 && a.Dice[0] >= 1 && a.Dice[0] <= 6, "needs one die, 1 to 6")
+	case ActTakeBack:
+		return need(len(a.Tiles) == 0 && a.Rack == 0 && a.To == 0 && a.For == "" && a.Named == nil && a.Target == nil && len(a.Rivals) == 0 && !a.Both && len(a.Dice) == 0,
+			"takes only the seat whose act it takes back")
 	}
 	return fmt.Errorf("game: unknown act %q", a.Act)
 }

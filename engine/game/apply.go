@@ -22,6 +22,9 @@ func Apply(s State, a Action) (State, []Verdict, error) {
 	if s.Phase == PhaseOver {
 		return s, nil, fmt.Errorf("%w: game: the game is over", ErrImpossible)
 	}
+	if a.Act == ActTakeBack {
+		return s, nil, fmt.Errorf("%w: game: a take_back goes back to an earlier state, which a State alone does not hold: play it with an Undo (Replay does)", ErrImpossible)
+	}
 	p := play{s: s.clone(), a: a}
 	p.s.Seq++
 	if p.wallUsedUp() && a.Act != ActCall {

@@ -64,6 +64,9 @@ func TestLegalActionsAreLegal(t *testing.T) {
 		if act == ActWallEnd {
 			continue // listed only at the wall's end, which the scenarios reach (siamese-14-*)
 		}
+		if act == ActTakeBack {
+			continue // never listed: the players' correction of the record, not an act at the table
+		}
 		if checked[act] == 0 {
 			t.Errorf("no %s was ever listed: the test does not reach it", act)
 		}

@@ -1,6 +1,9 @@
 package game
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // ReplayError is an impossible action met during a replay; the actions before it were applied.
 type ReplayError struct {
@@ -11,17 +14,39 @@ type ReplayError struct {
 func (e *ReplayError) Error() string { return fmt.Sprintf("action %d: %v", e.Index+1, e.Err) }
 func (e *ReplayError) Unwrap() error { return e.Err }
 
-// Replay applies actions in order and collects every verdict. It stops at the first impossible
-// action, returning the state and verdicts up to it and a *ReplayError.
+// Replay applies actions in order and collects the verdicts of the acts in effect: a take_back
+// drops its act's verdicts and adds its own. It stops at the first impossible action,
+// returning the state and verdicts up to it and a *ReplayError.
 func Replay(s State, acts []Action) (State, []Verdict, error) {
+	s, vs, _, err := ReplayUndo(s, acts)
+	return s, vs, err
+}
+
+// ReplayUndo is Replay that also returns the states before the acts in effect, so the game it
+// resumes can take them back (Undo.Keep bounds what it holds on).
+func ReplayUndo(s State, acts []Action) (State, []Verdict, *Undo, error) {
 	var all []Verdict
+	undo := NewUndo(0)
 	for i, a := range acts {
-		n, vs, err := Apply(s, a)
+		var n State
+		var vs []Verdict
+		var err error
+		if a.Act == ActTakeBack {
+			taken := -1 // the log line of the act taken back
+			if undo.Depth() > 0 {
+				taken = undo.before[undo.Depth()-1].Seq + 1
+			}
+			if n, vs, err = undo.TakeBack(s, a); err == nil {
+				all = slices.DeleteFunc(all, func(v Verdict) bool { return v.Seq == taken })
+			}
+		} else if n, vs, err = Apply(s, a); err == nil {
+			undo.Played(s, a)
+		}
 		if err != nil {
-			return s, all, &ReplayError{Index: i, Err: err}
+			return s, all, undo, &ReplayError{Index: i, Err: err}
 		}
 		s = n
 		all = append(all, vs...)
 	}
-	return s, all, nil
+	return s, all, undo, nil
 }

@@ -32,9 +32,11 @@ type State struct {
 	Phase    Phase       `json:"phase"`
 	Last     *Discard    `json:"last_discard,omitempty"` // the discard that may still be called
 	Pending  *Call       `json:"pending_mahjong,omitempty"`
-	Seq      int         `json:"seq"` // actions applied
-	Result   *Result     `json:"result,omitempty"`
-	Warnings []Warning   `json:"warnings,omitempty"`
+	Seq      int         `json:"seq"` // actions applied: lines of the log, take_backs included
+	// TakenBack counts the take_backs played: Seq less twice it is the acts in effect.
+	TakenBack int       `json:"taken_back,omitempty"`
+	Result    *Result   `json:"result,omitempty"`
+	Warnings  []Warning `json:"warnings,omitempty"`
 
 	// The rolls of a table that records them (rolls): this round's roll for East by seat (0:
 	// not yet), whether East is settled, and East's roll for the prevailing wind (0: not yet).
@@ -145,6 +147,10 @@ func New(r *Ruleset, c *card.Card) State {
 }
 
 // clone copies everything Apply may change, so states never share mutable parts.
+// InEffect is how many acts of the log are in effect: its lines less the take_backs and the
+// acts they took back.
+func (s State) InEffect() int { return s.Seq - 2*s.TakenBack }
+
 func (s State) clone() State {
 	n := s
 	n.Seats = slices.Clone(s.Seats)

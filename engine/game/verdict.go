@@ -15,6 +15,7 @@ const (
 	Penalty     Kind = "penalty"       // points to a seat (negative: a penalty)
 	Bouquet     Kind = "bouquet"       // a bouquet of flowers on a rack: Points paid at once
 	GameOver    Kind = "game_over"     // Result holds the scores
+	TakenBack   Kind = "taken_back"    // the last act in effect never happened; Detail names it
 )
 
 // Outcome is what happened to an act as a whole, so a caller never reads verdict text.

@@ -10,7 +10,9 @@ import (
 // standing in each rack, but never a concealed face. Only this view reaches a public topic, page
 // or log line. Its types hold no tile.Counts, so a concealed rack cannot slip in by a field.
 type PublicView struct {
-	Seq         int          `json:"seq"`
+	Seq int `json:"seq"`
+	// TakenBack: acts the players took back (never happened), each a line of the log.
+	TakenBack   int          `json:"taken_back,omitempty"`
 	Rules       string       `json:"rules"`
 	Phase       Phase        `json:"phase"`
 	Turn        int          `json:"turn"`
@@ -62,7 +64,7 @@ type SeatView struct {
 // PublicView returns what anyone at the table may see. The result shares nothing mutable with s.
 func (s *State) PublicView() PublicView {
 	v := PublicView{
-		Seq: s.Seq, Phase: s.Phase, Turn: s.Turn, WallLeft: s.WallLeft,
+		Seq: s.Seq, TakenBack: s.TakenBack, Phase: s.Phase, Turn: s.Turn, WallLeft: s.WallLeft,
 		Discards: slices.Clone(s.Discards),
 		Seats:    make([]PublicSeat, len(s.Seats)),
 		Scores:   s.RunningScores(),
