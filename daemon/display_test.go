@@ -172,6 +172,19 @@ func TestDisplayInABrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeShot(t, filepath.Join(shots, "seat.png"), png)
+
+	// The seat view's take back: the table takes back the last act it recorded, and the seat
+	// view (as every view) says how many acts were taken back.
+	var info string
+	if err := chromedp.Run(ctx,
+		press("take-back"),
+		chromedp.Poll(`window.siamese.private.view.taken_back >= 1`, nil, chromedp.WithPollingTimeout(waitFor)),
+		chromedp.Poll(`document.getElementById('info').textContent.includes('taken back')`, nil, chromedp.WithPollingTimeout(waitFor)),
+		chromedp.Text(`#info`, &info),
+	); err != nil {
+		t.Fatalf("seat view, taking back the last act: %v", err)
+	}
+	t.Logf("seat view after a take back: %s", info)
 }
 
 func writeShot(t *testing.T, path string, png []byte) {

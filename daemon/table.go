@@ -149,7 +149,7 @@ func (t *Table) resume(path string) error {
 	}
 	t.rules, t.card = g.Rules, g.Card
 	t.game, t.header, t.writer = g.Header.Game, *g.Header, w
-	t.tracker = track.New(t.trackConfig(), g.State)
+	t.tracker = track.Resume(t.trackConfig(), g.State, g.Undo)
 	t.resumed = true
 	t.log.Info("game resumed", "game", t.game, "acts", g.State.Seq, "digest", g.State.Digest(), "file", path)
 	return nil

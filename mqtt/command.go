@@ -70,6 +70,10 @@ func ParseCommand(seat int, payload []byte, at time.Time) (track.Command, string
 		if p.Rack != 0 || p.Question != 0 || p.Option != "" || p.Action != nil {
 			return bad("takes nothing: the racks as they stand are the players' word")
 		}
+	case track.CmdTakeBack:
+		if p.Rack != 0 || p.Question != 0 || p.Option != "" || p.Action != nil {
+			return bad("takes nothing: it takes back the last act the table recorded")
+		}
 	case track.CmdAnswer:
 		if p.Question <= 0 || p.Option == "" || p.Action != nil || p.Rack != 0 {
 			return bad("needs a question (its id) and an option (its key), nothing else")
@@ -84,9 +88,9 @@ func ParseCommand(seat int, payload []byte, at time.Time) (track.Command, string
 		}
 		c.Action = &a
 	case "":
-		return bad("no kind: want mahjong, answer, act, wall_game or racks_right")
+		return bad("no kind: want mahjong, answer, act, wall_game, racks_right or take_back")
 	default:
-		return bad("unknown kind: want mahjong, answer, act, wall_game or racks_right")
+		return bad("unknown kind: want mahjong, answer, act, wall_game, racks_right or take_back")
 	}
 	return c, p.ID, nil
 }
@@ -103,6 +107,9 @@ func parseAction(seat int, raw json.RawMessage) (game.Action, error) {
 	a, err := game.ParseAction(raw)
 	if err != nil {
 		return game.Action{}, err
+	}
+	if a.Act == game.ActTakeBack {
+		return game.Action{}, errors.New("action: a take_back is not entered as an act: send the command kind take_back")
 	}
 	a.Seat = seat
 	return a, nil

@@ -30,6 +30,7 @@ func TestParseCommandKinds(t *testing.T) {
 		{`{"kind":"mahjong"}`, "mahjong rack 0"},
 		{`{"kind":"wall_game"}`, "wall_game rack 0"},
 		{`{"kind":"racks_right"}`, "racks_right rack 0"},
+		{`{"kind":"take_back"}`, "take_back rack 0"},
 		{`{"kind":"answer","question":3,"option":"discarded"}`, "answer q3 discarded"},
 	} {
 		c, _, err := ParseCommand(0, []byte(tc.payload), at)
@@ -64,6 +65,9 @@ func TestParseCommandRefuses(t *testing.T) {
 		{`{"kind":"wall_game","rack":1}`, "takes no rack"},
 		{`{"kind":"racks_right","rack":1}`, "takes nothing"},
 		{`{"kind":"racks_right","question":2}`, "takes nothing"},
+		{`{"kind":"take_back","rack":2}`, "takes nothing"},
+		{`{"kind":"take_back","action":{"act":"draw","tiles":["5B"]}}`, "takes nothing"},
+		{`{"kind":"act","action":{"act":"take_back"}}`, "command kind take_back"},
 		{`{"kind":"mahjong"} {"kind":"mahjong"}`, "data after"},
 		{`{"kind":"mahjong","id":"` + strings.Repeat("x", 65) + `"}`, "id longer"},
 		{strings.Repeat(" ", MaxCommandSize+1), "at most"},

@@ -61,6 +61,12 @@ const Siamese = (() => {
     return { client, info };
   }
 
+  // takenBackText says how many acts the players took back, where they did: the act number
+  // counts the log's lines, take backs and the acts they took back among them.
+  function takenBackText(v) {
+    return v.taken_back ? ' (' + v.taken_back + ' taken back)' : '';
+  }
+
   async function pollState(onState) {
     for (;;) {
       try {
@@ -70,5 +76,5 @@ const Siamese = (() => {
     }
   }
 
-  return { spoken, el, tile, tiles, connect, pollState };
+  return { spoken, el, tile, tiles, takenBackText, connect, pollState };
 })();

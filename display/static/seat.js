@@ -4,7 +4,7 @@
 'use strict';
 
 (() => {
-  const { el, tile, tiles } = Siamese;
+  const { el, tile, tiles, takenBackText } = Siamese;
   const $ = id => document.getElementById(id);
   // readers: this seat's racks' readers the banner names now (readers.js).
   const shown = window.siamese = { private: null, replies: [], status: '', stored: false, takenBack: false, closed: 0, health: null, readers: [] };
@@ -63,6 +63,7 @@
     b.addEventListener('click', () => send({ kind: 'mahjong', rack: Number(b.dataset.mahjong) })));
   $('wall-game').addEventListener('click', () => send({ kind: 'wall_game' }));
   $('racks-right').addEventListener('click', () => send({ kind: 'racks_right' }));
+  $('take-back').addEventListener('click', () => send({ kind: 'take_back' }));
   $('act').addEventListener('submit', ev => {
     ev.preventDefault();
     const faces = $('act-tiles').value.trim().split(/[\s,]+/).filter(Boolean).map(f => f.toUpperCase());
@@ -96,7 +97,7 @@
     shown.private = p;
     const v = p.view;
     $('who').textContent = p.name + ' (seat ' + p.seat + ')';
-    $('info').textContent = 'act ' + p.seq + ' · wall ' + v.wall_left + ' · ' +
+    $('info').textContent = 'act ' + p.seq + takenBackText(v) + ' · wall ' + v.wall_left + ' · ' +
       (v.phase === 'over' ? 'game over' : (v.turn === p.seat ? 'your turn to ' + v.phase : 'seat ' + v.turn + ' to ' + v.phase));
     const me = v.seats[p.seat];
     $('racks').replaceChildren(...[0, 1].map(r => {

@@ -4,7 +4,7 @@
 'use strict';
 
 (() => {
-  const { el, tile, tiles, spoken } = Siamese;
+  const { el, tile, tiles, spoken, takenBackText } = Siamese;
   const $ = id => document.getElementById(id);
   // window.siamese is what tests and the latency bench read: the state shown and when each
   // sequence number was drawn.
@@ -33,7 +33,7 @@
     shown.state = st;
     const v = st.view;
     $('title').textContent = 'Siamese Table — ' + st.table;
-    $('info').textContent = v.rules + ' · ' + st.card + ' · act ' + st.seq +
+    $('info').textContent = v.rules + ' · ' + st.card + ' · act ' + st.seq + takenBackText(v) +
       (v.prevailing ? ' · prevailing wind ' + (v.prevailing === 'E' ? 'East' : 'West') : '');
     $('wall').textContent = v.wall_left;
     $('pot').textContent = st.wall_pot !== undefined ? 'wall-game pot ' + pointsText(v, st.wall_pot) : '';

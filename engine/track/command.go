@@ -61,6 +61,12 @@ func (t *Tracker) Command(c Command) ([]Step, error) {
 			return nil, err
 		}
 		steps = append(steps, st...)
+	case CmdTakeBack:
+		st, err := t.takeBack("command")
+		if err != nil {
+			return nil, fmt.Errorf("track: %w: %w", ErrCommand, err)
+		}
+		steps = append(steps, st)
 	default:
 		return nil, fmt.Errorf("track: %w: unknown command %q", ErrCommand, c.Kind)
 	}

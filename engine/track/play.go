@@ -51,9 +51,8 @@ func (t *Tracker) explainAndPlay() []Step {
 			steps = append(steps, st)
 			continue
 		}
-		key := c.act.String()
-		if at, ok := t.refused[key]; ok && !t.changed[c.act.Seat].After(at) {
-			continue // refused already, and the racks have not changed since: being undone
+		if t.isRuledOut(c.act) {
+			continue // refused or taken back already, and the racks have not changed since
 		}
 		st, err := t.play(c.act, "sensors")
 		if err != nil {
@@ -61,7 +60,7 @@ func (t *Tracker) explainAndPlay() []Step {
 			continue // cannot have happened now: the readings are left for a later settle or a question
 		}
 		if game.OutcomeOf(st.Verdicts) == game.NotApplied {
-			t.refused[key] = t.changed[c.act.Seat]
+			t.ruledOut[c.act.String()] = t.changed[c.act.Seat]
 		}
 		st.Shown, st.Settled = c.at, t.settledAt(c)
 		steps = append(steps, st)

@@ -119,8 +119,12 @@ const (
 	// CmdWallGame: the players agree the wall is used and the last discard is not called.
 	CmdWallGame CommandKind = "wall_game"
 	// CmdRacksRight: the players say the racks are right as they are. The tracker plays the
-	// legal acts that take the game to them, or says what no legal act explains.
+	// legal acts that take the game to them, taking back as few of its last acts as it must
+	// (acts it recorded that the table never saw), or says what no legal act explains.
 	CmdRacksRight CommandKind = "racks_right"
+	// CmdTakeBack: the last act the table recorded never happened. The tracker takes it back
+	// and reads the racks again.
+	CmdTakeBack CommandKind = "take_back"
 )
 
 // Command is what a player says through a display or phone.

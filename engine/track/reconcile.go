@@ -23,24 +23,28 @@ const (
 
 // reconcile takes the racks as the players say they are: it finds the shortest run of legal
 // acts (game.LegalActions) after which every rack reads as the game expects, fewest faults
-// first, and plays it. Each act must bring the racks closer (fewer tiles out of place); camera
-// reports the acts leave unused are dropped, since the players vouch for the table as it
-// stands, and a Mah Jongg the players declared is judged where the run plays it. The camera
-// reports a discard the run plays is still to bring are owed, as for an act entered by hand. When no such run exists, nothing is played and the error names every rack that stays
+// first, and plays it. Each act must bring the racks closer (fewer tiles out of place). When no
+// run from the game as recorded reaches them, the record holds an act the table never saw: the
+// run may start from before the last acts played, fewest taken back first, and those are taken
+// back. Camera reports the acts leave unused are dropped, since the players vouch for the table
+// as it stands, and a Mah Jongg the players declared is judged where the run plays it. The
+// camera reports a discard the run plays is still to bring are owed, as for an act entered by
+// hand. When no such run exists, nothing is played and the error names every rack that stays
 // unexplained and what the players can do.
 func (t *Tracker) reconcile() ([]Step, error) {
-	start, ok := t.outOfPlace(&t.state)
-	if !ok {
-		return nil, fmt.Errorf("track: %w: %s", ErrUnreconciled, t.unreadable())
-	}
-	acts, other := t.searchActs(start)
-	if other != nil {
-		return nil, fmt.Errorf("track: %w: the racks fit more than one run of acts (%s, or %s): enter the acts by hand", ErrUnreconciled, notation(acts), notation(other))
-	}
-	if acts == nil && start > 0 {
-		return nil, fmt.Errorf("track: %w: %s; put those tiles back as the game has them, or enter the acts by hand", ErrUnreconciled, t.unexplained(&t.state))
+	back, acts, err := t.findRun()
+	if err != nil {
+		t.debugf("racks said right: %v", err)
+		return nil, err
 	}
 	var steps []Step
+	for range back {
+		st, err := t.takeBack("reconciled")
+		if err != nil {
+			return steps, fmt.Errorf("track: reconciling: %w", err) // findRun took it back: a bug
+		}
+		steps = append(steps, st)
+	}
 	for _, a := range acts {
 		st, err := t.play(a, "reconciled")
 		if err != nil {
@@ -49,12 +53,39 @@ func (t *Tracker) reconcile() ([]Step, error) {
 		t.owe(a)
 		steps = append(steps, st)
 	}
-	t.debugf("reconciled with %d acts: %s", len(acts), notation(acts))
+	t.debugf("reconciled with %d acts taken back and %d played: %s", back, len(acts), notation(acts))
 	t.seen, t.taken = nil, nil // reports the run leaves unexplained; its own later ones stay owed
 	t.commands = slices.DeleteFunc(t.commands, func(c Command) bool {
 		return c.Kind == CmdMahJongg && slices.ContainsFunc(acts, func(a game.Action) bool { return a.Act == game.ActMahJongg && a.Seat == c.Seat })
 	})
 	return steps, nil
+}
+
+// findRun is the run reconcile plays: the last back acts taken back (as few as may be), then
+// acts. Two runs as good that end in different games are an error: the tracker does not guess.
+func (t *Tracker) findRun() (back int, acts []game.Action, err error) {
+	start, ok := t.outOfPlace(&t.state)
+	if !ok {
+		return 0, nil, fmt.Errorf("track: %w: %s", ErrUnreconciled, t.unreadable())
+	}
+	for back, from := 0, t.state; ; back++ {
+		if back > 0 {
+			if from, ok = t.undo.Before(back); !ok {
+				break
+			}
+			if start, ok = t.outOfPlace(&from); !ok {
+				break
+			}
+		}
+		acts, other := t.searchActs(from, start)
+		if other != nil {
+			return 0, nil, fmt.Errorf("track: %w: the racks fit more than one run of acts (%s, or %s): enter the acts by hand", ErrUnreconciled, notation(acts), notation(other))
+		}
+		if acts != nil || start == 0 {
+			return back, acts, nil
+		}
+	}
+	return 0, nil, fmt.Errorf("track: %w: %s; put those tiles back as the game has them, or enter the acts by hand", ErrUnreconciled, t.unexplained(&t.state))
 }
 
 // reconcilePath is one run of acts the search is weighing.
@@ -64,13 +95,13 @@ type reconcilePath struct {
 	left, faults int
 }
 
-// searchActs is a beam search over legal acts from the tracker's game towards the racks'
+// searchActs is a beam search over legal acts from game from towards the racks'
 // picture: nil when the game already matches or no run within reconcileDepth reaches it. other
 // is a second run, as short and breaking as few rules, that ends in another game: the racks
 // cannot tell them apart (a tile drawn and laid face up where no reader names it), and the
 // tracker does not guess.
-func (t *Tracker) searchActs(start int) (acts, other []game.Action) {
-	beam := []reconcilePath{{state: t.state, left: start}}
+func (t *Tracker) searchActs(from game.State, start int) (acts, other []game.Action) {
+	beam := []reconcilePath{{state: from, left: start}}
 	for depth := 0; depth < reconcileDepth && len(beam) > 0; depth++ {
 		var next []reconcilePath
 		for _, p := range beam {
@@ -106,7 +137,8 @@ func (t *Tracker) searchActs(start int) (acts, other []game.Action) {
 	return nil, nil
 }
 
-// reconcileSteps are the steps a search may take from game s: each legal act, and each
+// reconcileSteps are the steps a search may take from game s: each legal act (none the players
+// took back while the racks stay as they are: they said it never happened), and each
 // Mah Jongg the players declared and the table has not judged, with the tiles gathered into the
 // declared rack before it and, in the seat's turn to pick, the pick that completed the hand
 // (one step: the pick and the gathering alone bring no rack closer while the hand lies face
@@ -115,7 +147,9 @@ func (t *Tracker) reconcileSteps(s *game.State) [][]game.Action {
 	var steps [][]game.Action
 	legal := game.LegalActions(s)
 	for _, a := range legal {
-		steps = append(steps, []game.Action{a})
+		if !t.isRuledOut(a) {
+			steps = append(steps, []game.Action{a})
+		}
 	}
 	for _, c := range t.commands {
 		if c.Kind != CmdMahJongg {

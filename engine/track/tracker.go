@@ -1,6 +1,7 @@
 package track
 
 import (
+	"fmt"
 	"slices"
 	"time"
 
@@ -46,6 +47,7 @@ func DefaultConfig() Config {
 type Tracker struct {
 	cfg      Config
 	state    game.State
+	undo     *game.Undo // the states before the last acts played, to take them back
 	readings map[Place]RackReading
 	seen     []DiscardReading // tiles the camera saw arrive that no discard has used yet
 	taken    []DiscardReading // tiles the camera saw leave that no call has used yet
@@ -65,9 +67,10 @@ type Tracker struct {
 	// (by command or answer): when one of that face (or unnamed) arrives soon after, it is
 	// expected, not new. Another face is news: a debt never swallows a later discard.
 	owedSeen, owedTaken []owed
-	// refused holds acts the engine refused, with the time the seat's racks last changed then:
-	// the players are undoing them, and until the racks change again they are not tried again.
-	refused map[string]time.Time
+	// ruledOut holds acts the engine refused or the players took back, with the time the seat's
+	// racks last changed then: the players are undoing them, or say they never happened, and
+	// until the racks change again they are not tried again.
+	ruledOut map[string]time.Time
 	// heldDraws are draws held back as faults (a second pick), with when their tile was read
 	// in the rack: such a tile seen in the discards soon after was picked and thrown.
 	heldDraws []candidate
@@ -88,13 +91,24 @@ type Tracker struct {
 // (the first readings then show the table as it is, and whatever the journal missed is found
 // again from them).
 func New(cfg Config, s game.State) *Tracker {
-	t := &Tracker{cfg: cfg, state: s, readings: map[Place]RackReading{}, changed: make([]time.Time, len(s.Seats)), deferred: make([]time.Time, len(s.Seats)), acted: make([]time.Time, len(s.Seats)), proposed: map[string]time.Time{}, refused: map[string]time.Time{}, arrived: map[Place]*[tile.NumFaces]time.Time{},
+	t := &Tracker{cfg: cfg, state: s, undo: game.NewUndo(takeBackDepth), readings: map[Place]RackReading{}, changed: make([]time.Time, len(s.Seats)), deferred: make([]time.Time, len(s.Seats)), acted: make([]time.Time, len(s.Seats)), proposed: map[string]time.Time{}, ruledOut: map[string]time.Time{}, arrived: map[Place]*[tile.NumFaces]time.Time{},
 		departed: map[Place]*[tile.NumFaces]time.Time{}}
 	t.camera = CameraStatus{Working: cfg.Camera}
 	if !cfg.Camera {
 		t.camera.Problem = "no camera on this table"
 	}
 	t.asks.ids = map[string]int{}
+	return t
+}
+
+// Resume starts tracking a game replayed from its journal, with the states before its acts
+// (game.ReplayUndo), so the players can take back acts played before the restart.
+func Resume(cfg Config, s game.State, undo *game.Undo) *Tracker {
+	t := New(cfg, s)
+	if undo != nil {
+		undo.Keep(takeBackDepth)
+		t.undo = undo
+	}
 	return t
 }
 
@@ -311,9 +325,39 @@ func (t *Tracker) play(a game.Action, source string) (Step, error) {
 	if err != nil {
 		return Step{}, err
 	}
+	t.undo.Played(t.state, a)
 	t.state = n
 	t.lastAct = t.now
 	t.acted[a.Seat] = t.now
+	return Step{Action: a, Verdicts: vs, Source: source, At: t.now}, nil
+}
+
+// takeBackDepth is how many of its last acts the tracker can take back: enough to reach past
+// several turns played on top of an act the table never saw (real-rack soak seed 60 went back
+// seven), few enough that the players' "racks are right" searches stay quick.
+const takeBackDepth = 12
+
+// isRuledOut: a was refused or taken back, and its seat's racks have not changed since.
+func (t *Tracker) isRuledOut(a game.Action) bool {
+	at, ok := t.ruledOut[a.String()]
+	return ok && !t.changed[a.Seat].After(at)
+}
+
+// takeBack takes back the last act played: the table never saw it.
+func (t *Tracker) takeBack(source string) (Step, error) {
+	last, ok := t.undo.Last()
+	if !ok {
+		return Step{}, fmt.Errorf("track: %w: none of the acts played since the table started is left to take back (it keeps the last %d)", game.ErrNothingToTakeBack, takeBackDepth)
+	}
+	a := game.Action{Seat: last.Seat, Act: game.ActTakeBack}
+	n, vs, err := t.undo.TakeBack(t.state, a)
+	if err != nil {
+		return Step{}, fmt.Errorf("track: %w", err)
+	}
+	t.state = n
+	t.lastAct = t.now
+	t.ruledOut[last.String()] = t.changed[last.Seat]
+	t.debugf("took back %s", last.Notation())
 	return Step{Action: a, Verdicts: vs, Source: source, At: t.now}, nil
 }
 

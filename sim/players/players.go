@@ -65,11 +65,12 @@ type Players struct {
 	OnCheck func(id string, err error)
 	// OnAct hears each act the players begin, in notation, at table time: the debug log sets
 	// what they did beside what the table read.
-	OnAct   func(now time.Time, act string)
-	overAt  time.Time // when the players finished the game the table has not finished yet
-	helped  bool      // an act of this game was entered by hand
-	entered int       // the table's act count when the players last entered an act by hand (-1: none)
-	vouched int       // the table's act count when they last said the racks are right (-1: never)
+	OnAct    func(now time.Time, act string)
+	overAt   time.Time // when the players finished the game the table has not finished yet
+	helped   bool      // an act of this game was entered by hand
+	entered  int       // the table's act count when the players last entered an act by hand (-1: none)
+	vouched  int       // the table's act count when they last said the racks are right (-1: never)
+	tookBack int       // the table's act count when they last took its last act back (-1: never)
 	// sameAt and same remember sameSoFar's last answer, for the table's game digest it was
 	// given: a stuck table is checked every step, and the answer changes only with an act.
 	sameAt   string
@@ -83,7 +84,7 @@ const stallAfter = 10 * time.Minute
 
 // New seats players at a simulated table: racks are each seat's two hardware racks.
 func New(cfg Config, c *card.Card, r *game.Ruleset, racks [][2]string, t *table.Table) *Players {
-	return &Players{cfg: cfg, card: c, rules: r, racks: racks, table: t, rng: rand.New(rand.NewPCG(cfg.Seed, 99)), entered: -1, vouched: -1}
+	return &Players{cfg: cfg, card: c, rules: r, racks: racks, table: t, rng: rand.New(rand.NewPCG(cfg.Seed, 99)), entered: -1, vouched: -1, tookBack: -1}
 }
 
 // Stats are the games compared so far.
@@ -159,7 +160,7 @@ func (p *Players) Step(t Referee, now time.Time, say func(track.Command) error) 
 		return pace, false, nil
 	case p.game != t.GameID() || p.truth == nil:
 		// A new game has begun: shuffle and deal.
-		p.game, p.cleared, p.overAt, p.helped, p.entered, p.vouched = t.GameID(), false, time.Time{}, false, -1, -1
+		p.game, p.cleared, p.overAt, p.helped, p.entered, p.vouched, p.tookBack = t.GameID(), false, time.Time{}, false, -1, -1, -1
 		p.games++
 		p.followCard(t.Game())
 		p.truth = sim.NewGame(p.rules, p.card, p.cfg.Seed*1_000_003+uint64(p.games), p.cfg.Faults)
@@ -253,8 +254,9 @@ const answerAfter = 20 * time.Second
 
 // correct enters by hand an act the table has not played, when the table is stuck (a question
 // open for answerAfter, or the players' game over that long) and one act puts its record on the
-// game as played (missing). A record no act puts right is left for the racks (vouch), then for
-// the stall to name.
+// game as played (missing). A record no act puts right is left for the racks (vouch); a record
+// that is still not their game then has its last act taken back (takeBack), and what stays
+// stuck is left for the stall to name.
 func (p *Players) correct(t Referee, now time.Time, say func(track.Command) error) (bool, error) {
 	played, g := p.truth.Log(), t.Game()
 	stuck := !p.overAt.IsZero() && now.Sub(p.overAt) > answerAfter
@@ -269,7 +271,10 @@ func (p *Players) correct(t Referee, now time.Time, say func(track.Command) erro
 			return entered, err
 		}
 	}
-	return p.vouch(g, now, say)
+	if vouched, err := p.vouch(g, now, say); vouched || err != nil {
+		return vouched, err
+	}
+	return p.takeBack(g, now, say)
 }
 
 // enter enters by hand the act the table's record lacks, or answers that the camera misread:
@@ -306,7 +311,8 @@ func (p *Players) enter(t Referee, g game.State, played []game.Action, now time.
 // their acts in another order, it is the act left out: a move between racks read before the
 // pick that came first (real-rack seed 42, whose pick was never read), the pick.
 func (p *Players) missing(g game.State, played []game.Action) (game.Action, bool) {
-	from, to := max(0, g.Seq-replayWindow), min(len(played), g.Seq+replayWindow+1)
+	acts := g.InEffect()
+	from, to := max(0, acts-replayWindow), min(len(played), acts+replayWindow+1)
 	if from >= to { // the record holds more acts than they played, and more than the window
 		return game.Action{}, false
 	}
@@ -334,6 +340,29 @@ func (p *Players) vouch(g game.State, now time.Time, say func(track.Command) err
 	p.stats.RacksRight++
 	if err := say(track.Command{Seat: 0, Kind: track.CmdRacksRight, At: now}); err != nil {
 		if errors.Is(err, track.ErrUnreconciled) || errors.Is(err, track.ErrCommand) {
+			return false, nil
+		}
+		return false, err
+	}
+	p.noteHelp()
+	return true, nil
+}
+
+// takeBack: the table's record is not their game as far as it goes, and neither an act
+// entered by hand nor the racks said right put it right: they take back the table's last act
+// (the seat view's button), once for each act count of the table. Act by act, the record goes
+// back to where it was still their game, and the acts entered by hand take it on from there.
+func (p *Players) takeBack(g game.State, now time.Time, say func(track.Command) error) (bool, error) {
+	if len(p.ops) > 0 || len(p.undo) > 0 || g.Seq == p.tookBack {
+		return false, nil
+	}
+	if _, same := p.SameSoFar(g); same {
+		return false, nil
+	}
+	p.tookBack = g.Seq
+	p.stats.TakenBack++
+	if err := say(track.Command{Seat: 0, Kind: track.CmdTakeBack, At: now}); err != nil {
+		if errors.Is(err, track.ErrCommand) {
 			return false, nil
 		}
 		return false, err
@@ -372,8 +401,9 @@ func (p *Players) replaysTo(g game.State) (int, bool) {
 	played := p.truth.Log()
 	want := asPlayed(g).Digest()
 	s := game.New(p.rules, p.card)
-	for n := 0; n <= min(len(played), g.Seq+replayWindow); n++ {
-		if n >= g.Seq-replayWindow && asPlayed(s).Digest() == want {
+	acts := g.InEffect()
+	for n := 0; n <= min(len(played), acts+replayWindow); n++ {
+		if n >= acts-replayWindow && asPlayed(s).Digest() == want {
 			return n, true
 		}
 		if n == len(played) {
@@ -391,7 +421,7 @@ func (p *Players) replaysTo(g game.State) (int, bool) {
 // asPlayed is s as the players see their game: no act numbers, and each exposure's tiles in
 // one order (a call laid as 8C J 8C is the call the player made as 8C 8C J). s is not changed.
 func asPlayed(s game.State) game.State {
-	s.Seq = 0
+	s.Seq, s.TakenBack = 0, 0
 	s.Warnings = slices.Clone(s.Warnings)
 	for i := range s.Warnings {
 		s.Warnings[i].Seq = 0

@@ -152,8 +152,9 @@ func (r stuckReferee) Questions() []track.Question { return r.qs }
 
 // TestStuckPlayersSayTheRacksAreRight: a table stuck on a question past answerAfter whose record
 // has gone wrong (no act the players could enter by hand puts it right) hears once, from players
-// whose hands are still, that the racks are right as they are; not again at the same act count,
-// and not while a hand is moving.
+// whose hands are still, that the racks are right as they are, then, the record still wrong,
+// that its last act is taken back; neither again at the same act count, and nothing while a
+// hand is moving.
 func TestStuckPlayersSayTheRacksAreRight(t *testing.T) {
 	rules, c, p := siameseTable(t)
 	racks, err := simtable.New(p, simtable.Options{Seed: 1})
@@ -185,11 +186,48 @@ func TestStuckPlayersSayTheRacksAreRight(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if len(said) != 1 || said[0].Kind != track.CmdRacksRight {
-		t.Fatalf("said %+v, want racks_right once", said)
+	if len(said) != 2 || said[0].Kind != track.CmdRacksRight || said[1].Kind != track.CmdTakeBack {
+		t.Fatalf("said %+v, want racks_right once, then take_back once", said)
 	}
-	if _, err := pl.correct(stuckReferee{game: wrong, qs: []track.Question{{ID: 1, Since: now}}}, now, say); err != nil || len(said) != 1 {
+	if _, err := pl.correct(stuckReferee{game: wrong, qs: []track.Question{{ID: 1, Since: now}}}, now, say); err != nil || len(said) != 2 {
 		t.Fatalf("a question just asked: said %+v (%v), want nothing more", said, err)
+	}
+}
+
+// TestPlayersTakeBackOnlyARecordThatIsNotTheirGame: a stuck table whose record is the players'
+// game so far (behind it: the sensors missed their next act, which one act entered by hand
+// would give) never hears them take an act back, however often they are asked.
+func TestPlayersTakeBackOnlyARecordThatIsNotTheirGame(t *testing.T) {
+	rules, c, p := siameseTable(t)
+	racks, err := simtable.New(p, simtable.Options{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl := New(Config{Seed: 3, Pace: 400 * time.Millisecond}, c.Card, rules, [][2]string{{"p1a", "p1b"}, {"p2a", "p2b"}}, table.New(racks, nil))
+	now := time.Date(2026, 11, 25, 22, 0, 0, 0, time.UTC)
+	for range 40 {
+		pace, _, err := pl.Step(referee{}, now, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		now = now.Add(pace)
+	}
+	ref := stuckReferee{game: pl.truth.State, qs: []track.Question{{ID: 1, Text: "where did it go?", Since: now.Add(-time.Minute)}}}
+	var said []track.Command
+	say := func(c track.Command) error { said = append(said, c); return track.ErrUnreconciled }
+	for range 3 {
+		if _, err := pl.correct(ref, now, say); err != nil {
+			t.Fatal(err)
+		}
+		ref.game.Seq++ // as if the table had moved on without a change the players see
+	}
+	for _, c := range said {
+		if c.Kind == track.CmdTakeBack {
+			t.Fatalf("said %+v: took back an act of a record that is their game", said)
+		}
+	}
+	if len(said) == 0 {
+		t.Fatal("said nothing: the test reaches neither the racks said right nor a take back")
 	}
 }
 

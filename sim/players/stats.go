@@ -24,11 +24,14 @@ type Stats struct {
 	// RacksRight counts the times the players said the racks are right as they are (a table
 	// stuck on what they could not enter by hand).
 	RacksRight int `json:"racks_right"`
+	// TakenBack counts the times the players took back the table's last act (a record that
+	// had gone wrong where nothing else put it right).
+	TakenBack int `json:"taken_back"`
 }
 
 func (s Stats) String() string {
-	return fmt.Sprintf("%d games, %d tracked exactly (%d needed %d acts entered by hand; the racks said right %d times); %d rules broken on purpose, %d faults named rightly, %d false, %d missed",
-		s.Games, s.Exact, s.Helped, s.HandEntered, s.RacksRight, s.Committed, s.Found, s.False, s.Missed)
+	return fmt.Sprintf("%d games, %d tracked exactly (%d needed %d acts entered by hand; the racks said right %d times; %d acts taken back); %d rules broken on purpose, %d faults named rightly, %d false, %d missed",
+		s.Games, s.Exact, s.Helped, s.HandEntered, s.RacksRight, s.TakenBack, s.Committed, s.Found, s.False, s.Missed)
 }
 
 // Add counts one finished game: the faults the referee named are matched, by seat and rule,
