@@ -37,7 +37,8 @@ type Game struct {
 	Lines    []int // each action's line in the file
 	Verdicts []game.Verdict
 	State    game.State
-	// Undo holds the states before the acts in effect, so a resumed game can take them back.
+	// Undo holds the states before the last acts in effect (game.TakeBackDepth), so a resumed
+	// game can take them back.
 	Undo *game.Undo
 	// Torn is the torn last line that was left out (a write cut short); nil when there was none.
 	Torn *game.TornError
@@ -106,7 +107,7 @@ func Read(path string, r io.Reader, src Sources) (*Game, error) {
 	if g.Header != nil {
 		start = g.Header.Start(g.Rules, g.Card.Card)
 	}
-	s, vs, undo, err := game.ReplayUndo(start, g.Actions)
+	s, vs, undo, err := game.ReplayUndo(start, g.Actions, game.TakeBackDepth)
 	g.State, g.Verdicts, g.Undo = s, vs, undo
 	if err != nil {
 		var re *game.ReplayError

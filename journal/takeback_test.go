@@ -34,8 +34,8 @@ func TestResumeTakesBackAcrossARestart(t *testing.T) {
 		t.Fatalf("seq %d, %d acts in effect: want 52 lines and 48 acts", g.State.Seq, g.State.InEffect())
 	}
 	sameView(t, g.State, p.states[48])
-	if g.Undo == nil || g.Undo.Depth() != 48 {
-		t.Fatalf("the resumed game can take back %v acts, want the 48 in effect", g.Undo)
+	if g.Undo == nil || g.Undo.Depth() != game.TakeBackDepth {
+		t.Fatalf("the resumed game can take back %v acts, want the last %d", g.Undo, game.TakeBackDepth)
 	}
 	back, _, err := g.Undo.TakeBack(g.State, game.Action{Seat: p.acts[47].Seat, Act: game.ActTakeBack})
 	if err != nil {

@@ -18,23 +18,31 @@ func (e *ReplayError) Unwrap() error { return e.Err }
 // drops its act's verdicts and adds its own. It stops at the first impossible action,
 // returning the state and verdicts up to it and a *ReplayError.
 func Replay(s State, acts []Action) (State, []Verdict, error) {
-	s, vs, _, err := ReplayUndo(s, acts)
+	s, vs, _, err := ReplayUndo(s, acts, 0)
 	return s, vs, err
 }
 
-// ReplayUndo is Replay that also returns the states before the acts in effect, so the game it
-// resumes can take them back (Undo.Keep bounds what it holds on).
-func ReplayUndo(s State, acts []Action) (State, []Verdict, *Undo, error) {
+// ReplayUndo is Replay that also returns the states before the last keep acts in effect, so
+// the game it resumes can take them back. It keeps as many more as the log takes back: a
+// take_back never reaches further back than that (each one beyond the ring's first filling
+// pops one of the acts kept since).
+func ReplayUndo(s State, acts []Action, keep int) (State, []Verdict, *Undo, error) {
+	takeBacks := 0
+	for _, a := range acts {
+		if a.Act == ActTakeBack {
+			takeBacks++
+		}
+	}
 	var all []Verdict
-	undo := NewUndo(0)
+	undo := NewUndo(keep + takeBacks)
 	for i, a := range acts {
 		var n State
 		var vs []Verdict
 		var err error
 		if a.Act == ActTakeBack {
 			taken := -1 // the log line of the act taken back
-			if undo.Depth() > 0 {
-				taken = undo.before[undo.Depth()-1].Seq + 1
+			if before, ok := undo.Before(1); ok {
+				taken = before.Seq + 1
 			}
 			if n, vs, err = undo.TakeBack(s, a); err == nil {
 				all = slices.DeleteFunc(all, func(v Verdict) bool { return v.Seq == taken })

@@ -29,7 +29,7 @@ func TestResumedTableTakesBackActsBeforeTheRestart(t *testing.T) {
 		}
 		log = append(log, a)
 	}
-	s, _, undo, err := game.ReplayUndo(game.New(r, c), log)
+	s, _, undo, err := game.ReplayUndo(game.New(r, c), log, takeBackDepth)
 	if err != nil {
 		t.Fatal(err)
 	}

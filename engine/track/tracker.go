@@ -106,7 +106,6 @@ func New(cfg Config, s game.State) *Tracker {
 func Resume(cfg Config, s game.State, undo *game.Undo) *Tracker {
 	t := New(cfg, s)
 	if undo != nil {
-		undo.Keep(takeBackDepth)
 		t.undo = undo
 	}
 	return t
@@ -332,10 +331,8 @@ func (t *Tracker) play(a game.Action, source string) (Step, error) {
 	return Step{Action: a, Verdicts: vs, Source: source, At: t.now}, nil
 }
 
-// takeBackDepth is how many of its last acts the tracker can take back: enough to reach past
-// several turns played on top of an act the table never saw (real-rack soak seed 60 went back
-// seven), few enough that the players' "racks are right" searches stay quick.
-const takeBackDepth = 12
+// takeBackDepth is how many of its last acts the tracker can take back.
+const takeBackDepth = game.TakeBackDepth
 
 // isRuledOut: a was refused or taken back, and its seat's racks have not changed since.
 func (t *Tracker) isRuledOut(a game.Action) bool {
