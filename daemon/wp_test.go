@@ -112,7 +112,7 @@ func (r *simRun) faultsNamed(t *testing.T, n int) {
 	}
 	var st players.Stats
 	for _, g := range r.games {
-		err := st.Add(g.tracked, g.truth, g.faults)
+		err := st.Add(g.tracked, g.truth, g.faults, nil)
 		switch {
 		case g.faults == 0 && err != nil:
 			t.Errorf("game %s, no rule broken: %v", g.id, err)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/siamesetable/siamesed/engine/card"
 	"github.com/siamesetable/siamesed/engine/game"
+	"github.com/siamesetable/siamesed/engine/tile"
 	"github.com/siamesetable/siamesed/engine/track"
 	"github.com/siamesetable/siamesed/hw/rack"
 	"github.com/siamesetable/siamesed/sim"
@@ -71,6 +72,12 @@ type Players struct {
 	entered  int       // the table's act count when the players last entered an act by hand (-1: none)
 	vouched  int       // the table's act count when they last said the racks are right (-1: never)
 	tookBack int       // the table's act count when they last took its last act back (-1: never)
+	// base is the game their own game's log starts from: a new game, or the table's record
+	// where they sat down at it (a restart) or gave in to it.
+	base game.State
+	// gaveIn is their game and the table's record when they gave in to the record (nil: not
+	// in this game).
+	gaveIn *GaveIn
 	// sameAt and same remember sameSoFar's last answer, for the table's game digest it was
 	// given: a stuck table is checked every step, and the answer changes only with an act.
 	sameAt   string
@@ -84,7 +91,7 @@ const stallAfter = 10 * time.Minute
 
 // New seats players at a simulated table: racks are each seat's two hardware racks.
 func New(cfg Config, c *card.Card, r *game.Ruleset, racks [][2]string, t *table.Table) *Players {
-	return &Players{cfg: cfg, card: c, rules: r, racks: racks, table: t, rng: rand.New(rand.NewPCG(cfg.Seed, 99)), entered: -1, vouched: -1, tookBack: -1}
+	return &Players{cfg: cfg, card: c, rules: r, racks: racks, table: t, rng: rand.New(rand.NewPCG(cfg.Seed, 99)), entered: -1, vouched: -1, tookBack: -1, base: game.New(r, c)}
 }
 
 // Stats are the games compared so far.
@@ -104,7 +111,7 @@ func (p *Players) SitDown(ref Referee) error {
 		}
 	}
 	p.followCard(s)
-	p.truth = sim.Resume(s, p.card, p.cfg.Seed+uint64(s.Seq)*7919, p.cfg.Faults)
+	p.truth, p.base = sim.Resume(s, p.card, p.cfg.Seed+uint64(s.Seq)*7919, p.cfg.Faults), s
 	p.game = ref.GameID()
 	p.games++
 	return nil
@@ -145,7 +152,7 @@ func (p *Players) Step(t Referee, now time.Time, say func(track.Command) error) 
 					break
 				}
 			}
-			err := p.stats.Add(t.Game(), p.truth.State, len(p.truth.Deliberate))
+			err := p.stats.Add(t.Game(), p.truth.State, len(p.truth.Deliberate), p.gaveIn)
 			if p.OnCheck != nil {
 				p.OnCheck(t.GameID(), err)
 			}
@@ -164,6 +171,7 @@ func (p *Players) Step(t Referee, now time.Time, say func(track.Command) error) 
 		p.games++
 		p.followCard(t.Game())
 		p.truth = sim.NewGame(p.rules, p.card, p.cfg.Seed*1_000_003+uint64(p.games), p.cfg.Faults)
+		p.base, p.gaveIn = game.New(p.rules, p.card), nil
 	}
 	if entered, err := p.correct(t, now, say); entered || err != nil {
 		return pace, false, err
@@ -255,8 +263,8 @@ const answerAfter = 20 * time.Second
 // correct enters by hand an act the table has not played, when the table is stuck (a question
 // open for answerAfter, or the players' game over that long) and one act puts its record on the
 // game as played (missing). A record no act puts right is left for the racks (vouch); a record
-// that is still not their game then has its last act taken back (takeBack), and what stays
-// stuck is left for the stall to name.
+// that is still not their game then has its last act taken back (takeBack); when nothing is
+// left to take back, they give in to the record (giveIn).
 func (p *Players) correct(t Referee, now time.Time, say func(track.Command) error) (bool, error) {
 	played, g := p.truth.Log(), t.Game()
 	stuck := !p.overAt.IsZero() && now.Sub(p.overAt) > answerAfter
@@ -274,7 +282,10 @@ func (p *Players) correct(t Referee, now time.Time, say func(track.Command) erro
 	if vouched, err := p.vouch(g, now, say); vouched || err != nil {
 		return vouched, err
 	}
-	return p.takeBack(g, now, say)
+	if took, err := p.takeBack(g, now, say); took || err != nil {
+		return took, err
+	}
+	return p.giveIn(t, g, now)
 }
 
 // enter enters by hand the act the table's record lacks, or answers that the camera misread:
@@ -311,7 +322,7 @@ func (p *Players) enter(t Referee, g game.State, played []game.Action, now time.
 // their acts in another order, it is the act left out: a move between racks read before the
 // pick that came first (real-rack seed 42, whose pick was never read), the pick.
 func (p *Players) missing(g game.State, played []game.Action) (game.Action, bool) {
-	acts := g.InEffect()
+	acts := g.InEffect() - p.base.InEffect()
 	from, to := max(0, acts-replayWindow), min(len(played), acts+replayWindow+1)
 	if from >= to { // the record holds more acts than they played, and more than the window
 		return game.Action{}, false
@@ -371,6 +382,91 @@ func (p *Players) takeBack(g game.State, now time.Time, say func(track.Command) 
 	return true, nil
 }
 
+// GaveIn is the players' own game and the table's record when they gave in to the record.
+type GaveIn struct {
+	Played, Record game.State
+	Committed      int // the rules they had broken on purpose
+}
+
+// giveIn: the table has stayed stuck for giveInAfter, and nothing the players can say puts
+// its record right (it went wrong further back than the table can take back). They do what
+// the table asks: put the tiles as its game has them (the seat views show it), and play on
+// from its record; the game as they had played it is lost, and it is counted so (Stats).
+// Once in a game.
+func (p *Players) giveIn(t Referee, g game.State, now time.Time) (bool, error) {
+	since := p.overAt
+	for _, q := range t.Questions() {
+		if since.IsZero() || q.Since.Before(since) {
+			since = q.Since
+		}
+	}
+	if p.gaveIn != nil || len(p.ops) > 0 || len(p.undo) > 0 || since.IsZero() || now.Sub(since) < giveInAfter || g.Phase == game.PhaseOver {
+		return false, nil
+	}
+	for _, o := range rearranged(&p.truth.State, &g) {
+		if err := p.handle(o, now, nil); err != nil {
+			return false, fmt.Errorf("players: giving in to the table's record: %w", err)
+		}
+	}
+	p.gaveIn = &GaveIn{Played: p.truth.State, Record: g, Committed: len(p.truth.Deliberate)}
+	p.stats.GaveIn++
+	p.truth, p.base, p.overAt = sim.Resume(g, p.card, p.cfg.Seed+uint64(g.Seq)*7919, p.cfg.Faults), g, time.Time{}
+	p.entered, p.vouched, p.tookBack = -1, -1, -1 // their game is new: what they may say is too
+	return true, nil
+}
+
+// giveInAfter is how long the players let the table stay stuck before they give in to its
+// record: long enough for every act entered by hand, racks said right and take back to have
+// been tried, well within the soak's stall.
+const giveInAfter = 3 * time.Minute
+
+// rearranged are the movements that take a table showing game from to one showing game to:
+// the tiles standing in and lying on each rack that differ, taken away or put there.
+func rearranged(from, to *game.State) []sim.Op {
+	var ops []sim.Op
+	for i := range to.Seats {
+		for r := 1; r <= 2; r++ {
+			a, b := &from.Seats[i].Racks[r-1], &to.Seats[i].Racks[r-1]
+			ops = append(ops, differ(sim.Place{Seat: i, Rack: r, Zone: sim.In}, a.Concealed, b.Concealed)...)
+			ops = append(ops, differ(sim.Place{Seat: i, Rack: r, Zone: sim.On}, lying(a), lying(b))...)
+		}
+	}
+	return ops
+}
+
+// lying counts the tiles lying on a rack: its exposures and flowers.
+func lying(rk *game.Rack) tile.Counts {
+	var c tile.Counts
+	for _, e := range rk.Exposures {
+		for _, f := range e.Tiles {
+			c[f]++
+		}
+	}
+	c[tile.Flower] += uint8(rk.Flowers)
+	return c
+}
+
+// differ takes from place the tiles it holds beyond want and puts there those it lacks.
+func differ(place sim.Place, have, want tile.Counts) []sim.Op {
+	var take, put []tile.Face
+	for f := tile.Face(0); f < tile.NumFaces; f++ {
+		for n := int(have[f]); n > int(want[f]); n-- {
+			take = append(take, f)
+		}
+		for n := int(have[f]); n < int(want[f]); n++ {
+			put = append(put, f)
+		}
+	}
+	var ops []sim.Op
+	if len(take) > 0 {
+		ops = append(ops, sim.Op{Kind: sim.Take, Place: place, Tiles: take})
+	}
+	if len(put) > 0 {
+		ops = append(ops, sim.Op{Kind: sim.Put, Place: place, Tiles: put})
+	}
+	return ops
+}
+
 // noteHelp counts a player's answer or act entered by hand.
 func (p *Players) noteHelp() {
 	p.stats.HandEntered++
@@ -400,8 +496,8 @@ const replayWindow = 3
 func (p *Players) replaysTo(g game.State) (int, bool) {
 	played := p.truth.Log()
 	want := asPlayed(g).Digest()
-	s := game.New(p.rules, p.card)
-	acts := g.InEffect()
+	s := p.base
+	acts := g.InEffect() - p.base.InEffect()
 	for n := 0; n <= min(len(played), acts+replayWindow); n++ {
 		if n >= acts-replayWindow && asPlayed(s).Digest() == want {
 			return n, true

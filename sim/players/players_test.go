@@ -10,6 +10,7 @@ import (
 	"github.com/siamesetable/siamesed/engine/tile"
 	"github.com/siamesetable/siamesed/engine/track"
 	hwconfig "github.com/siamesetable/siamesed/hw/config"
+	"github.com/siamesetable/siamesed/hw/rack"
 	"github.com/siamesetable/siamesed/hw/simtable"
 	"github.com/siamesetable/siamesed/sim"
 	"github.com/siamesetable/siamesed/sim/table"
@@ -23,7 +24,7 @@ import (
 func TestPlayersKnowTheirGameInAnyOrderOfAnExposure(t *testing.T) {
 	rules, c, _ := siameseTable(t)
 	for seed := uint64(1); seed < 200; seed++ {
-		p := &Players{rules: rules, card: c.Card, game: "g", truth: sim.NewGame(rules, c.Card, seed, 0)}
+		p := &Players{rules: rules, card: c.Card, game: "g", truth: sim.NewGame(rules, c.Card, seed, 0), base: game.New(rules, c.Card)}
 		for !p.truth.Over() {
 			turn, ok := p.truth.Next()
 			if !ok {
@@ -194,6 +195,66 @@ func TestStuckPlayersSayTheRacksAreRight(t *testing.T) {
 	}
 }
 
+// TestStuckPlayersGiveInToTheRecord: a table stuck past giveInAfter on a record nothing puts
+// right (no act entered, the racks not reconciled, nothing left to take back) has the players
+// put the tiles as its record has them and play on from it, once; the game then counts as not
+// tracked exactly, and the faults before it are those of the game they had played.
+func TestStuckPlayersGiveInToTheRecord(t *testing.T) {
+	rules, c, p := siameseTable(t)
+	racks, err := simtable.New(p, simtable.Options{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl := New(Config{Seed: 3, Pace: 400 * time.Millisecond}, c.Card, rules, [][2]string{{"p1a", "p1b"}, {"p2a", "p2b"}}, table.New(racks, nil))
+	now := time.Date(2026, 11, 26, 22, 0, 0, 0, time.UTC)
+	for range 40 {
+		pace, _, err := pl.Step(referee{}, now, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		now = now.Add(pace)
+	}
+	played := pl.truth.State
+	record := played
+	record.Seats = slices.Clone(record.Seats)
+	record.Seats[0].Racks[0].Concealed[tile.Dot1]++ // a 1D the players never drew
+	record.Warnings = append(slices.Clip(record.Warnings), game.Warning{Seq: record.Seq, Seat: 1, Kind: game.Infraction, Rule: "siamese turn"})
+	refused := func(c track.Command) error {
+		if c.Kind == track.CmdRacksRight {
+			return track.ErrUnreconciled
+		}
+		return track.ErrCommand
+	}
+	stuck := func(since time.Duration) stuckReferee {
+		return stuckReferee{game: record, qs: []track.Question{{ID: 1, Text: "a 1D stands in seat 0 rack 1", Since: now.Add(-since)}}}
+	}
+	for range 3 {
+		if _, err := pl.correct(stuck(time.Minute), now, refused); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if pl.gaveIn != nil {
+		t.Fatal("gave in after a minute: before giveInAfter")
+	}
+	for range 3 {
+		if _, err := pl.correct(stuck(giveInAfter+time.Second), now, refused); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if pl.gaveIn == nil || pl.stats.GaveIn != 1 || pl.truth.State.Digest() != record.Digest() {
+		t.Fatalf("gave in %d times; their game is the record: %v", pl.stats.GaveIn, pl.truth.State.Digest() == record.Digest())
+	}
+	// The racks hold what the record has: seat 0's rack 1 its 1D more.
+	if err := pl.table.Take("p1a", rack.In, record.Seats[0].Racks[0].Concealed.Faces()...); err != nil {
+		t.Fatalf("seat 0 rack 1 does not hold the record's tiles: %v", err)
+	}
+	var st Stats
+	err = st.Add(record, pl.truth.State, 0, pl.gaveIn)
+	if err == nil || st.Exact != 0 || st.False != 1 {
+		t.Fatalf("a game given in: %v, %+v; want it not exact, with the record's fault false", err, st)
+	}
+}
+
 // TestPlayersTakeBackOnlyARecordThatIsNotTheirGame: a stuck table whose record is the players'
 // game so far (behind it: the sensors missed their next act, which one act entered by hand
 // would give) never hears them take an act back, however often they are asked.
@@ -257,7 +318,7 @@ func TestStuckPlayersEnterTheActTheTableLeftOut(t *testing.T) {
 	rules, c, _ := siameseTable(t)
 	now := time.Date(2026, 11, 26, 17, 0, 0, 0, time.UTC)
 	for seed := uint64(1); seed < 200; seed++ {
-		p := &Players{rules: rules, card: c.Card, game: "g", truth: sim.NewGame(rules, c.Card, seed, 0)}
+		p := &Players{rules: rules, card: c.Card, game: "g", truth: sim.NewGame(rules, c.Card, seed, 0), base: game.New(rules, c.Card)}
 		var beforeDraw game.State
 		var draw game.Action
 		for !p.truth.Over() {

@@ -25,7 +25,7 @@ func TestSoakStatsMatchFaultsBySeatAndRule(t *testing.T) {
 		w(30, 1, game.DeadHand, "siamese dead-exposures"),
 	}}
 	var s Stats
-	if err := s.Add(tracked, played, 2); err != nil {
+	if err := s.Add(tracked, played, 2, nil); err != nil {
 		t.Fatalf("the two games have the same racks: %v", err)
 	}
 	want := Stats{Games: 1, Exact: 1, Committed: 2, Found: 1, False: 1, Missed: 1}
