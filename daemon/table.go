@@ -256,6 +256,11 @@ func (t *Table) Command(c track.Command) error {
 	if err != nil {
 		return err
 	}
+	if c.Kind == track.CmdTakeBack || c.Kind == track.CmdRacksRight {
+		// Who changed the record in bulk: the journal's take_back names the seat whose act it
+		// took back, not the seat that asked.
+		t.log.Info("command", "game", t.game, "seat", c.Seat, "kind", c.Kind, "acts", len(steps))
+	}
 	return t.play(steps, began)
 }
 
