@@ -412,6 +412,7 @@ func (p *Players) giveIn(t Referee, g game.State, now time.Time) (bool, error) {
 	p.stats.GaveIn++
 	p.truth, p.base, p.overAt = sim.Resume(g, p.card, p.cfg.Seed+uint64(g.Seq)*7919, p.cfg.Faults), g, time.Time{}
 	p.entered, p.vouched, p.tookBack = -1, -1, -1 // their game is new: what they may say is too
+	p.sameAt = ""                                 // and so is how far the record is their game
 	return true, nil
 }
 

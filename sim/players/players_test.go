@@ -244,6 +244,9 @@ func TestStuckPlayersGiveInToTheRecord(t *testing.T) {
 	if pl.gaveIn == nil || pl.stats.GaveIn != 1 || pl.truth.State.Digest() != record.Digest() {
 		t.Fatalf("gave in %d times; their game is the record: %v", pl.stats.GaveIn, pl.truth.State.Digest() == record.Digest())
 	}
+	if _, same := pl.SameSoFar(record); !same {
+		t.Fatal("after giving in, the players do not see the record as their game")
+	}
 	// The racks hold what the record has: seat 0's rack 1 its 1D more.
 	if err := pl.table.Take("p1a", rack.In, record.Seats[0].Racks[0].Concealed.Faces()...); err != nil {
 		t.Fatalf("seat 0 rack 1 does not hold the record's tiles: %v", err)
