@@ -422,17 +422,23 @@ func (p *Players) giveIn(t Referee, g game.State, now time.Time) (bool, error) {
 const giveInAfter = 3 * time.Minute
 
 // rearranged are the movements that take a table showing game from to one showing game to:
-// the tiles standing in and lying on each rack that differ, taken away or put there.
+// the tiles standing in and lying on each rack that differ, taken away, then put there (a tile
+// put on one rack may be one taken from another).
 func rearranged(from, to *game.State) []sim.Op {
-	var ops []sim.Op
+	var takes, puts []sim.Op
 	for i := range to.Seats {
 		for r := 1; r <= 2; r++ {
 			a, b := &from.Seats[i].Racks[r-1], &to.Seats[i].Racks[r-1]
-			ops = append(ops, differ(sim.Place{Seat: i, Rack: r, Zone: sim.In}, a.Concealed, b.Concealed)...)
-			ops = append(ops, differ(sim.Place{Seat: i, Rack: r, Zone: sim.On}, lying(a), lying(b))...)
+			for _, z := range []struct {
+				zone       sim.Zone
+				have, want tile.Counts
+			}{{sim.In, a.Concealed, b.Concealed}, {sim.On, lying(a), lying(b)}} {
+				take, put := differ(sim.Place{Seat: i, Rack: r, Zone: z.zone}, z.have, z.want)
+				takes, puts = append(takes, take...), append(puts, put...)
+			}
 		}
 	}
-	return ops
+	return append(takes, puts...)
 }
 
 // lying counts the tiles lying on a rack: its exposures and flowers.
@@ -447,25 +453,24 @@ func lying(rk *game.Rack) tile.Counts {
 	return c
 }
 
-// differ takes from place the tiles it holds beyond want and puts there those it lacks.
-func differ(place sim.Place, have, want tile.Counts) []sim.Op {
-	var take, put []tile.Face
+// differ takes from place the tiles it holds beyond want, and puts there those it lacks.
+func differ(place sim.Place, have, want tile.Counts) (take, put []sim.Op) {
+	var taken, putting []tile.Face
 	for f := tile.Face(0); f < tile.NumFaces; f++ {
 		for n := int(have[f]); n > int(want[f]); n-- {
-			take = append(take, f)
+			taken = append(taken, f)
 		}
 		for n := int(have[f]); n < int(want[f]); n++ {
-			put = append(put, f)
+			putting = append(putting, f)
 		}
 	}
-	var ops []sim.Op
-	if len(take) > 0 {
-		ops = append(ops, sim.Op{Kind: sim.Take, Place: place, Tiles: take})
+	if len(taken) > 0 {
+		take = []sim.Op{{Kind: sim.Take, Place: place, Tiles: taken}}
 	}
-	if len(put) > 0 {
-		ops = append(ops, sim.Op{Kind: sim.Put, Place: place, Tiles: put})
+	if len(putting) > 0 {
+		put = []sim.Op{{Kind: sim.Put, Place: place, Tiles: putting}}
 	}
-	return ops
+	return take, put
 }
 
 // noteHelp counts a player's answer or act entered by hand.

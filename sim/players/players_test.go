@@ -258,6 +258,24 @@ func TestStuckPlayersGiveInToTheRecord(t *testing.T) {
 	}
 }
 
+// TestRearrangedTakesBeforeItPuts: a tile the record has on another rack than the players is
+// taken from where it stands before it is put where the record has it: the set may have no
+// other tile of its face off the racks (real-rack seed 129 gave in on four 1Cs all racked).
+func TestRearrangedTakesBeforeItPuts(t *testing.T) {
+	rules, c, _ := siameseTable(t)
+	from := game.New(rules, c.Card)
+	from.Seats = slices.Clone(from.Seats)
+	from.Seats[1].Racks[0].Concealed[tile.Crak1] = 4
+	to := from
+	to.Seats = slices.Clone(to.Seats)
+	to.Seats[1].Racks[0].Concealed[tile.Crak1] = 3
+	to.Seats[0].Racks[0].Concealed[tile.Crak1] = 1
+	ops := rearranged(&from, &to)
+	if len(ops) != 2 || ops[0].Kind != sim.Take || ops[0].Place.Seat != 1 || ops[1].Kind != sim.Put || ops[1].Place.Seat != 0 {
+		t.Fatalf("rearranged %v, want the 1C taken from seat 1, then put on seat 0", ops)
+	}
+}
+
 // TestPlayersTakeBackOnlyARecordThatIsNotTheirGame: a stuck table whose record is the players'
 // game so far (behind it: the sensors missed their next act, which one act entered by hand
 // would give) never hears them take an act back, however often they are asked.
