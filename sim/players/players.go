@@ -75,9 +75,10 @@ type Players struct {
 	// base is the game their own game's log starts from: a new game, or the table's record
 	// where they sat down at it (a restart) or gave in to it.
 	base game.State
-	// gaveIn is their game and the table's record when they gave in to the record (nil: not
-	// in this game).
+	// gaveIn is what they gave up by giving in to the table's record in this game (nil: they
+	// did not), and gaveAt the table's act count when they last did.
 	gaveIn *GaveIn
+	gaveAt int
 	// sameAt and same remember sameSoFar's last answer, for the table's game digest it was
 	// given: a stuck table is checked every step, and the answer changes only with an act.
 	sameAt   string
@@ -91,7 +92,7 @@ const stallAfter = 10 * time.Minute
 
 // New seats players at a simulated table: racks are each seat's two hardware racks.
 func New(cfg Config, c *card.Card, r *game.Ruleset, racks [][2]string, t *table.Table) *Players {
-	return &Players{cfg: cfg, card: c, rules: r, racks: racks, table: t, rng: rand.New(rand.NewPCG(cfg.Seed, 99)), entered: -1, vouched: -1, tookBack: -1, base: game.New(r, c)}
+	return &Players{cfg: cfg, card: c, rules: r, racks: racks, table: t, rng: rand.New(rand.NewPCG(cfg.Seed, 99)), entered: -1, vouched: -1, tookBack: -1, gaveAt: -1, base: game.New(r, c)}
 }
 
 // Stats are the games compared so far.
@@ -171,7 +172,7 @@ func (p *Players) Step(t Referee, now time.Time, say func(track.Command) error) 
 		p.games++
 		p.followCard(t.Game())
 		p.truth = sim.NewGame(p.rules, p.card, p.cfg.Seed*1_000_003+uint64(p.games), p.cfg.Faults)
-		p.base, p.gaveIn = game.New(p.rules, p.card), nil
+		p.base, p.gaveIn, p.gaveAt = game.New(p.rules, p.card), nil, -1
 	}
 	if entered, err := p.correct(t, now, say); entered || err != nil {
 		return pace, false, err
@@ -382,17 +383,37 @@ func (p *Players) takeBack(g game.State, now time.Time, say func(track.Command) 
 	return true, nil
 }
 
-// GaveIn is the players' own game and the table's record when they gave in to the record.
+// GaveIn is what the players gave up in a game by giving in to the table's record, once or
+// more: the rules they had broken on purpose, and the faults of the games they had played less
+// those of the records they took, so the game's faults are counted as they played it.
 type GaveIn struct {
-	Played, Record game.State
-	Committed      int // the rules they had broken on purpose
+	Times     int
+	First     int   // the table's act count when they first gave in
+	Lost      error // how the first record differed from their game
+	Committed int
+	faults    map[fault]int
+}
+
+// add counts one giving in: played, their game then, for record.
+func (g *GaveIn) add(played, record game.State, committed int) {
+	if g.Times == 0 {
+		g.First, g.Lost, g.faults = record.Seq, SameGame(record, played), map[fault]int{}
+	}
+	g.Times++
+	g.Committed += committed
+	for k, n := range faultsOf(played) {
+		g.faults[k] += n
+	}
+	for k, n := range faultsOf(record) {
+		g.faults[k] -= n
+	}
 }
 
 // giveIn: the table has stayed stuck for giveInAfter, and nothing the players can say puts
 // its record right (it went wrong further back than the table can take back). They do what
 // the table asks: put the tiles as its game has them (the seat views show it), and play on
 // from its record; the game as they had played it is lost, and it is counted so (Stats).
-// Once in a game.
+// Once for each act count of the table.
 func (p *Players) giveIn(t Referee, g game.State, now time.Time) (bool, error) {
 	since := p.overAt
 	for _, q := range t.Questions() {
@@ -400,7 +421,7 @@ func (p *Players) giveIn(t Referee, g game.State, now time.Time) (bool, error) {
 			since = q.Since
 		}
 	}
-	if p.gaveIn != nil || len(p.ops) > 0 || len(p.undo) > 0 || since.IsZero() || now.Sub(since) < giveInAfter || g.Phase == game.PhaseOver {
+	if g.Seq == p.gaveAt || len(p.ops) > 0 || len(p.undo) > 0 || since.IsZero() || now.Sub(since) < giveInAfter || g.Phase == game.PhaseOver {
 		return false, nil
 	}
 	for _, o := range rearranged(&p.truth.State, &g) {
@@ -408,7 +429,11 @@ func (p *Players) giveIn(t Referee, g game.State, now time.Time) (bool, error) {
 			return false, fmt.Errorf("players: giving in to the table's record: %w", err)
 		}
 	}
-	p.gaveIn = &GaveIn{Played: p.truth.State, Record: g, Committed: len(p.truth.Deliberate)}
+	if p.gaveIn == nil {
+		p.gaveIn = &GaveIn{}
+	}
+	p.gaveIn.add(p.truth.State, g, len(p.truth.Deliberate))
+	p.gaveAt = g.Seq
 	p.stats.GaveIn++
 	p.truth, p.base, p.overAt = sim.Resume(g, p.card, p.cfg.Seed+uint64(g.Seq)*7919, p.cfg.Faults), g, time.Time{}
 	p.entered, p.vouched, p.tookBack = -1, -1, -1 // their game is new: what they may say is too

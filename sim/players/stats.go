@@ -27,30 +27,27 @@ type Stats struct {
 	// TakenBack counts the times the players took back the table's last act (a record that
 	// had gone wrong where nothing else put it right).
 	TakenBack int `json:"taken_back"`
-	// GaveIn counts the games where the players gave in to the table's record (put the tiles
-	// as it has them and played on from it): never tracked exactly.
+	// GaveIn counts the times the players gave in to the table's record (put the tiles as it
+	// has them and played on from it); a game with one is never tracked exactly.
 	GaveIn int `json:"gave_in"`
 }
 
 func (s Stats) String() string {
-	return fmt.Sprintf("%d games, %d tracked exactly (%d needed %d acts entered by hand; the racks said right %d times; %d acts taken back; gave in to the record in %d); %d rules broken on purpose, %d faults named rightly, %d false, %d missed",
+	return fmt.Sprintf("%d games, %d tracked exactly (%d needed %d acts entered by hand; the racks said right %d times; %d acts taken back; gave in to the record %d times); %d rules broken on purpose, %d faults named rightly, %d false, %d missed",
 		s.Games, s.Exact, s.Helped, s.HandEntered, s.RacksRight, s.TakenBack, s.GaveIn, s.Committed, s.Found, s.False, s.Missed)
 }
 
 // Add counts one finished game: the faults the referee named are matched, by seat and rule,
 // with the faults of the game as played. gave, when the players gave in to the table's record,
-// is their game and the record then: the faults up to it are those of their game, the record's
-// own left out, and the game is not tracked exactly.
+// is what they gave up: the faults before it are those of their game, the record's own left
+// out, and the game is not tracked exactly.
 func (s *Stats) Add(tracked, played game.State, committed int, gave *GaveIn) error {
 	s.Games++
 	s.Committed += committed
 	named, real := faultsOf(tracked), faultsOf(played)
 	if gave != nil {
 		s.Committed += gave.Committed
-		for k, n := range faultsOf(gave.Record) {
-			real[k] -= n
-		}
-		for k, n := range faultsOf(gave.Played) {
+		for k, n := range gave.faults {
 			real[k] += n
 		}
 	}
@@ -64,9 +61,9 @@ func (s *Stats) Add(tracked, played game.State, committed int, gave *GaveIn) err
 	}
 	err := SameGame(tracked, played)
 	if gave != nil {
-		err = fmt.Errorf("the players gave in to the table's record at act %d", gave.Record.Seq)
-		if differ := SameGame(gave.Record, gave.Played); differ != nil {
-			err = fmt.Errorf("%w: %w", err, differ)
+		err = fmt.Errorf("the players gave in to the table's record %d times, first at act %d", gave.Times, gave.First)
+		if gave.Lost != nil {
+			err = fmt.Errorf("%w: %w", err, gave.Lost)
 		}
 	}
 	if err == nil {
