@@ -157,20 +157,7 @@ func (r stuckReferee) Questions() []track.Question { return r.qs }
 // that its last act is taken back; neither again at the same act count, and nothing while a
 // hand is moving.
 func TestStuckPlayersSayTheRacksAreRight(t *testing.T) {
-	rules, c, p := siameseTable(t)
-	racks, err := simtable.New(p, simtable.Options{Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pl := New(Config{Seed: 3, Pace: 400 * time.Millisecond}, c.Card, rules, [][2]string{{"p1a", "p1b"}, {"p2a", "p2b"}}, table.New(racks, nil))
-	now := time.Date(2026, 11, 25, 22, 0, 0, 0, time.UTC)
-	for range 40 {
-		pace, _, err := pl.Step(referee{}, now, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		now = now.Add(pace)
-	}
+	pl, now := fortyMovesIn(t)
 	wrong := pl.truth.State
 	wrong.Seats = slices.Clone(wrong.Seats)
 	wrong.Seats[0].Racks[0].Concealed[tile.Dot1]++ // a record the players' game never was
@@ -200,20 +187,7 @@ func TestStuckPlayersSayTheRacksAreRight(t *testing.T) {
 // put the tiles as its record has them and play on from it, once; the game then counts as not
 // tracked exactly, and the faults before it are those of the game they had played.
 func TestStuckPlayersGiveInToTheRecord(t *testing.T) {
-	rules, c, p := siameseTable(t)
-	racks, err := simtable.New(p, simtable.Options{Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pl := New(Config{Seed: 3, Pace: 400 * time.Millisecond}, c.Card, rules, [][2]string{{"p1a", "p1b"}, {"p2a", "p2b"}}, table.New(racks, nil))
-	now := time.Date(2026, 11, 26, 22, 0, 0, 0, time.UTC)
-	for range 40 {
-		pace, _, err := pl.Step(referee{}, now, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		now = now.Add(pace)
-	}
+	pl, now := fortyMovesIn(t)
 	played := pl.truth.State
 	record := played
 	record.Seats = slices.Clone(record.Seats)
@@ -252,7 +226,7 @@ func TestStuckPlayersGiveInToTheRecord(t *testing.T) {
 		t.Fatalf("seat 0 rack 1 does not hold the record's tiles: %v", err)
 	}
 	var st Stats
-	err = st.Add(record, pl.truth.State, 0, pl.gaveIn)
+	err := st.Add(record, pl.truth.State, 0, pl.gaveIn)
 	if err == nil || st.Exact != 0 || st.False != 1 {
 		t.Fatalf("a game given in: %v, %+v; want it not exact, with the record's fault false", err, st)
 	}
@@ -280,20 +254,7 @@ func TestRearrangedTakesBeforeItPuts(t *testing.T) {
 // game so far (behind it: the sensors missed their next act, which one act entered by hand
 // would give) never hears them take an act back, however often they are asked.
 func TestPlayersTakeBackOnlyARecordThatIsNotTheirGame(t *testing.T) {
-	rules, c, p := siameseTable(t)
-	racks, err := simtable.New(p, simtable.Options{Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pl := New(Config{Seed: 3, Pace: 400 * time.Millisecond}, c.Card, rules, [][2]string{{"p1a", "p1b"}, {"p2a", "p2b"}}, table.New(racks, nil))
-	now := time.Date(2026, 11, 25, 22, 0, 0, 0, time.UTC)
-	for range 40 {
-		pace, _, err := pl.Step(referee{}, now, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		now = now.Add(pace)
-	}
+	pl, now := fortyMovesIn(t)
 	ref := stuckReferee{game: pl.truth.State, qs: []track.Question{{ID: 1, Text: "where did it go?", Since: now.Add(-time.Minute)}}}
 	var said []track.Command
 	say := func(c track.Command) error { said = append(said, c); return track.ErrUnreconciled }
@@ -311,6 +272,27 @@ func TestPlayersTakeBackOnlyARecordThatIsNotTheirGame(t *testing.T) {
 	if len(said) == 0 {
 		t.Fatal("said nothing: the test reaches neither the racks said right nor a take back")
 	}
+}
+
+// fortyMovesIn is Siamese players on a simulated table, 40 movements into their first game
+// with a table that never asks, and the table's time then.
+func fortyMovesIn(t *testing.T) (*Players, time.Time) {
+	t.Helper()
+	rules, c, p := siameseTable(t)
+	racks, err := simtable.New(p, simtable.Options{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl := New(Config{Seed: 3, Pace: 400 * time.Millisecond}, c.Card, rules, [][2]string{{"p1a", "p1b"}, {"p2a", "p2b"}}, table.New(racks, nil))
+	now := time.Date(2026, 11, 25, 22, 0, 0, 0, time.UTC)
+	for range 40 {
+		pace, _, err := pl.Step(referee{}, now, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		now = now.Add(pace)
+	}
+	return pl, now
 }
 
 // siameseTable loads the Siamese rules, the default card and the simulated racks' profile.
