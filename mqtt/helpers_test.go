@@ -53,6 +53,20 @@ func (r *received) retained() []Message {
 	return append([]Message(nil), r.kept...)
 }
 
+// untilKept waits for a message the broker gave as retained, failing the test past the
+// deadline: a broker may deliver what it kept after a live message sent later.
+func (r *received) untilKept(t testing.TB, what string) {
+	t.Helper()
+	deadline := time.After(waitFor)
+	for len(r.retained()) == 0 {
+		select {
+		case <-r.more:
+		case <-deadline:
+			t.Fatalf("no %s within %v; received %d messages: %s", what, waitFor, len(r.all()), r.all())
+		}
+	}
+}
+
 // until waits for a message for which ok holds, failing the test past the deadline.
 func (r *received) until(t testing.TB, what string, ok func(Message) bool) Message {
 	t.Helper()
