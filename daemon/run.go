@@ -166,7 +166,7 @@ func Run(ctx context.Context, cfg Config, opt Options) error {
 	err = g.Wait()
 	if st := d.simStats(); st.Games > 0 {
 		d.log.Info("simulated table", "summary", st.String(), "games", st.Games, "exact", st.Exact, "committed", st.Committed,
-			"found", st.Found, "false", st.False, "missed", st.Missed, "hand_entered", st.HandEntered, "helped", st.Helped, "racks_right", st.RacksRight, "taken_back", st.TakenBack, "gave_in", st.GaveIn, "wall", time.Since(begun).Round(time.Millisecond),
+			"found", st.Found, "false", st.False, "missed", st.Missed, "hand_entered", st.HandEntered, "helped", st.Helped, "racks_right", st.RacksRight, "taken_back", st.TakenBack, "gave_in", st.GaveIn, "objected", st.Objected, "wall", time.Since(begun).Round(time.Millisecond),
 			"games_per_s", fmt.Sprintf("%.2f", float64(st.Games)/time.Since(begun).Seconds()))
 	}
 	if lat := d.table.Latency(); lat.Count > 0 {

@@ -72,6 +72,7 @@ type Players struct {
 	entered  int       // the table's act count when the players last entered an act by hand (-1: none)
 	vouched  int       // the table's act count when they last said the racks are right (-1: never)
 	tookBack int       // the table's act count when they last took its last act back (-1: never)
+	objected int       // the table's act count when they last objected to a fault named (-1: never)
 	// base is the game their own game's log starts from: a new game, or the table's record
 	// where they sat down at it (a restart) or gave in to it.
 	base game.State
@@ -92,7 +93,7 @@ const stallAfter = 10 * time.Minute
 
 // New seats players at a simulated table: racks are each seat's two hardware racks.
 func New(cfg Config, c *card.Card, r *game.Ruleset, racks [][2]string, t *table.Table) *Players {
-	return &Players{cfg: cfg, card: c, rules: r, racks: racks, table: t, rng: rand.New(rand.NewPCG(cfg.Seed, 99)), entered: -1, vouched: -1, tookBack: -1, gaveAt: -1, base: game.New(r, c)}
+	return &Players{cfg: cfg, card: c, rules: r, racks: racks, table: t, rng: rand.New(rand.NewPCG(cfg.Seed, 99)), entered: -1, vouched: -1, tookBack: -1, objected: -1, gaveAt: -1, base: game.New(r, c)}
 }
 
 // Stats are the games compared so far.
@@ -172,7 +173,10 @@ func (p *Players) Step(t Referee, now time.Time, say func(track.Command) error) 
 		p.games++
 		p.followCard(t.Game())
 		p.truth = sim.NewGame(p.rules, p.card, p.cfg.Seed*1_000_003+uint64(p.games), p.cfg.Faults)
-		p.base, p.gaveIn, p.gaveAt = game.New(p.rules, p.card), nil, -1
+		p.base, p.gaveIn, p.gaveAt, p.objected = game.New(p.rules, p.card), nil, -1, -1
+	}
+	if objected, err := p.object(t.Game(), now, say); objected || err != nil {
+		return pace, false, err
 	}
 	if entered, err := p.correct(t, now, say); entered || err != nil {
 		return pace, false, err
@@ -383,6 +387,37 @@ func (p *Players) takeBack(g game.State, now time.Time, say func(track.Command) 
 	return true, nil
 }
 
+// object: the table's last act named a rule broken that the players never broke (their own
+// game, always ahead of the record, has fewer such faults). They take that act back at once, as
+// a player named at the table would from the display; the table then reads the racks again.
+// Once for each act count of the table.
+func (p *Players) object(g game.State, now time.Time, say func(track.Command) error) (bool, error) {
+	if say == nil || g.Seq == p.objected || g.Phase == game.PhaseOver {
+		return false, nil
+	}
+	named, real := faultsOf(g), faultsOf(p.truth.State)
+	falsely := false
+	for _, w := range g.Warnings {
+		k := fault{w.Seat, w.Rule}
+		if w.Seq == g.Seq && named[k] > real[k] {
+			falsely = true
+		}
+	}
+	if !falsely {
+		return false, nil
+	}
+	p.objected = g.Seq
+	if err := say(track.Command{Seat: 0, Kind: track.CmdTakeBack, At: now}); err != nil {
+		if errors.Is(err, track.ErrCommand) {
+			return false, nil
+		}
+		return false, err
+	}
+	p.stats.Objected++
+	p.noteHelp()
+	return true, nil
+}
+
 // GaveIn is what the players gave up in a game by giving in to the table's record, once or
 // more: the rules they had broken on purpose, and the faults of the games they had played less
 // those of the records they took, so the game's faults are counted as they played it.
@@ -436,8 +471,8 @@ func (p *Players) giveIn(t Referee, g game.State, now time.Time) (bool, error) {
 	p.gaveAt = g.Seq
 	p.stats.GaveIn++
 	p.truth, p.base, p.overAt = sim.Resume(g, p.card, p.cfg.Seed+uint64(g.Seq)*7919, p.cfg.Faults), g, time.Time{}
-	p.entered, p.vouched, p.tookBack = -1, -1, -1 // their game is new: what they may say is too
-	p.sameAt = ""                                 // and so is how far the record is their game
+	p.entered, p.vouched, p.tookBack, p.objected = -1, -1, -1, -1 // their game is new: what they may say is too
+	p.sameAt = ""                                                 // and so is how far the record is their game
 	return true, nil
 }
 

@@ -232,6 +232,33 @@ func TestStuckPlayersGiveInToTheRecord(t *testing.T) {
 	}
 }
 
+// TestPlayersObjectToAFaultTheyNeverCommitted: a record whose last act names a rule broken that
+// the players' game does not have hears them take that act back at once, stuck or not, once for
+// its act count; a record naming only what they did hears nothing.
+func TestPlayersObjectToAFaultTheyNeverCommitted(t *testing.T) {
+	pl, now := fortyMovesIn(t)
+	var said []track.Command
+	say := func(c track.Command) error { said = append(said, c); return nil }
+	if _, err := pl.object(pl.truth.State, now, say); err != nil || len(said) != 0 {
+		t.Fatalf("a record that is their game: said %+v (%v), want nothing", said, err)
+	}
+	record := pl.truth.State
+	record.Warnings = append(slices.Clip(record.Warnings), game.Warning{Seq: record.Seq, Seat: 1, Kind: game.Infraction, Rule: "siamese turn"})
+	for range 3 {
+		if _, err := pl.object(record, now, say); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(said) != 1 || said[0].Kind != track.CmdTakeBack || pl.stats.Objected != 1 {
+		t.Fatalf("a fault never committed, named by the last act: said %+v, objected %d; want one take_back", said, pl.stats.Objected)
+	}
+	earlier := record
+	earlier.Seq++ // the false fault named by an act before the last: not the last act's to take back
+	if _, err := pl.object(earlier, now, say); err != nil || len(said) != 1 {
+		t.Fatalf("a fault named by an earlier act: said %+v (%v), want nothing more", said, err)
+	}
+}
+
 // TestRearrangedTakesBeforeItPuts: a tile the record has on another rack than the players is
 // taken from where it stands before it is put where the record has it: the set may have no
 // other tile of its face off the racks (real-rack seed 129 gave in on four 1Cs all racked).

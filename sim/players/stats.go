@@ -30,11 +30,14 @@ type Stats struct {
 	// GaveIn counts the times the players gave in to the table's record (put the tiles as it
 	// has them and played on from it); a game with one is never tracked exactly.
 	GaveIn int `json:"gave_in"`
+	// Objected counts the rule breaks the table named that the players never committed and
+	// took back at once: named falsely, but gone from the record, so not in False.
+	Objected int `json:"objected"`
 }
 
 func (s Stats) String() string {
-	return fmt.Sprintf("%d games, %d tracked exactly (%d needed %d acts entered by hand; the racks said right %d times; %d acts taken back; gave in to the record %d times); %d rules broken on purpose, %d faults named rightly, %d false, %d missed",
-		s.Games, s.Exact, s.Helped, s.HandEntered, s.RacksRight, s.TakenBack, s.GaveIn, s.Committed, s.Found, s.False, s.Missed)
+	return fmt.Sprintf("%d games, %d tracked exactly (%d needed %d acts entered by hand; the racks said right %d times; %d acts taken back; gave in to the record %d times; %d false rule breaks objected to); %d rules broken on purpose, %d faults named rightly, %d false, %d missed",
+		s.Games, s.Exact, s.Helped, s.HandEntered, s.RacksRight, s.TakenBack, s.GaveIn, s.Objected, s.Committed, s.Found, s.False, s.Missed)
 }
 
 // Add counts one finished game: the faults the referee named are matched, by seat and rule,
