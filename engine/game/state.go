@@ -146,11 +146,11 @@ func New(r *Ruleset, c *card.Card) State {
 	}
 }
 
-// clone copies everything Apply may change, so states never share mutable parts.
 // InEffect is how many acts of the log are in effect: its lines less the take_backs and the
 // acts they took back.
 func (s State) InEffect() int { return s.Seq - 2*s.TakenBack }
 
+// clone copies everything Apply may change, so states never share mutable parts.
 func (s State) clone() State {
 	n := s
 	n.Seats = slices.Clone(s.Seats)

@@ -311,14 +311,7 @@ func (p *Players) enter(t Referee, g game.State, played []game.Action, now time.
 		return false, nil
 	}
 	p.entered = g.Seq // once: a refused entry is not repeated
-	if err := say(track.Command{Seat: a.Seat, Kind: track.CmdAct, Action: &a, At: now}); err != nil {
-		if errors.Is(err, track.ErrCommand) {
-			return false, nil // refused: the table will say why
-		}
-		return false, err
-	}
-	p.noteHelp()
-	return true, nil
+	return p.tell(say, track.Command{Seat: a.Seat, Kind: track.CmdAct, Action: &a, At: now})
 }
 
 // missing is the act the table's record lacks, as the players read it off the display: the first
@@ -354,14 +347,7 @@ func (p *Players) vouch(g game.State, now time.Time, say func(track.Command) err
 	}
 	p.vouched = g.Seq
 	p.stats.RacksRight++
-	if err := say(track.Command{Seat: 0, Kind: track.CmdRacksRight, At: now}); err != nil {
-		if errors.Is(err, track.ErrUnreconciled) || errors.Is(err, track.ErrCommand) {
-			return false, nil
-		}
-		return false, err
-	}
-	p.noteHelp()
-	return true, nil
+	return p.tell(say, track.Command{Seat: 0, Kind: track.CmdRacksRight, At: now})
 }
 
 // takeBack: the table's record is not their game as far as it goes, and neither an act
@@ -376,15 +362,11 @@ func (p *Players) takeBack(g game.State, now time.Time, say func(track.Command) 
 		return false, nil
 	}
 	p.tookBack = g.Seq
-	p.stats.TakenBack++
-	if err := say(track.Command{Seat: 0, Kind: track.CmdTakeBack, At: now}); err != nil {
-		if errors.Is(err, track.ErrCommand) {
-			return false, nil
-		}
-		return false, err
+	took, err := p.tell(say, track.Command{Seat: 0, Kind: track.CmdTakeBack, At: now})
+	if took {
+		p.stats.TakenBack++
 	}
-	p.noteHelp()
-	return true, nil
+	return took, err
 }
 
 // object: the table's last act named a rule broken that the players never broke (their own
@@ -407,41 +389,11 @@ func (p *Players) object(g game.State, now time.Time, say func(track.Command) er
 		return false, nil
 	}
 	p.objected = g.Seq
-	if err := say(track.Command{Seat: 0, Kind: track.CmdTakeBack, At: now}); err != nil {
-		if errors.Is(err, track.ErrCommand) {
-			return false, nil
-		}
-		return false, err
+	took, err := p.tell(say, track.Command{Seat: 0, Kind: track.CmdTakeBack, At: now})
+	if took {
+		p.stats.Objected++
 	}
-	p.stats.Objected++
-	p.noteHelp()
-	return true, nil
-}
-
-// GaveIn is what the players gave up in a game by giving in to the table's record, once or
-// more: the rules they had broken on purpose, and the faults of the games they had played less
-// those of the records they took, so the game's faults are counted as they played it.
-type GaveIn struct {
-	Times     int
-	First     int   // the table's act count when they first gave in
-	Lost      error // how the first record differed from their game
-	Committed int
-	faults    map[fault]int
-}
-
-// add counts one giving in: played, their game then, for record.
-func (g *GaveIn) add(played, record game.State, committed int) {
-	if g.Times == 0 {
-		g.First, g.Lost, g.faults = record.Seq, SameGame(record, played), map[fault]int{}
-	}
-	g.Times++
-	g.Committed += committed
-	for k, n := range faultsOf(played) {
-		g.faults[k] += n
-	}
-	for k, n := range faultsOf(record) {
-		g.faults[k] -= n
-	}
+	return took, err
 }
 
 // giveIn: the table has stayed stuck for giveInAfter, and nothing the players can say puts
@@ -531,6 +483,19 @@ func differ(place sim.Place, have, want tile.Counts) (take, put []sim.Op) {
 		put = []sim.Op{{Kind: sim.Put, Place: place, Tiles: putting}}
 	}
 	return take, put
+}
+
+// tell says c at the table, as a player does on the display or a phone: false, with no error,
+// when the table refused it (it says why there); an answer taken counts as help.
+func (p *Players) tell(say func(track.Command) error, c track.Command) (bool, error) {
+	if err := say(c); err != nil {
+		if errors.Is(err, track.ErrCommand) || errors.Is(err, track.ErrUnreconciled) {
+			return false, nil
+		}
+		return false, err
+	}
+	p.noteHelp()
+	return true, nil
 }
 
 // noteHelp counts a player's answer or act entered by hand.

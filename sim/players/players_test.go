@@ -215,6 +215,9 @@ func TestStuckPlayersGiveInToTheRecord(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	if pl.stats.TakenBack != 0 {
+		t.Fatalf("%d acts counted taken back, where the table refused every take back", pl.stats.TakenBack)
+	}
 	if pl.gaveIn == nil || pl.stats.GaveIn != 1 || pl.truth.State.Digest() != record.Digest() {
 		t.Fatalf("gave in %d times; their game is the record: %v", pl.stats.GaveIn, pl.truth.State.Digest() == record.Digest())
 	}

@@ -75,6 +75,32 @@ func (s *Stats) Add(tracked, played game.State, committed int, gave *GaveIn) err
 	return err
 }
 
+// GaveIn is what the players gave up in a game by giving in to the table's record, once or
+// more: the rules they had broken on purpose, and the faults of the games they had played less
+// those of the records they took, so the game's faults are counted as they played it.
+type GaveIn struct {
+	Times     int
+	First     int   // the table's act count when they first gave in
+	Lost      error // how the first record differed from their game
+	Committed int
+	faults    map[fault]int
+}
+
+// add counts one giving in: played, their game then, for record.
+func (g *GaveIn) add(played, record game.State, committed int) {
+	if g.Times == 0 {
+		g.First, g.Lost, g.faults = record.Seq, SameGame(record, played), map[fault]int{}
+	}
+	g.Times++
+	g.Committed += committed
+	for k, n := range faultsOf(played) {
+		g.faults[k] += n
+	}
+	for k, n := range faultsOf(record) {
+		g.faults[k] -= n
+	}
+}
+
 // fault names a rule broken by a seat.
 type fault struct {
 	seat int
