@@ -377,15 +377,14 @@ func (p *Players) object(g game.State, now time.Time, say func(track.Command) er
 	if say == nil || g.Seq == p.objected || g.Phase == game.PhaseOver {
 		return false, nil
 	}
-	named, real := faultsOf(g), faultsOf(p.truth.State)
-	falsely := false
-	for _, w := range g.Warnings {
-		k := fault{w.Seat, w.Rule}
-		if w.Seq == g.Seq && named[k] > real[k] {
-			falsely = true
-		}
+	if !slices.ContainsFunc(g.Warnings, func(w game.Warning) bool { return w.Seq == g.Seq }) {
+		return false, nil // the last act named nothing (most acts): no need to count faults
 	}
-	if !falsely {
+	named, real := faultsOf(g), faultsOf(p.truth.State)
+	if !slices.ContainsFunc(g.Warnings, func(w game.Warning) bool {
+		k := fault{w.Seat, w.Rule}
+		return w.Seq == g.Seq && named[k] > real[k]
+	}) {
 		return false, nil
 	}
 	p.objected = g.Seq
