@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -173,11 +174,29 @@ func TestDisplayInABrowser(t *testing.T) {
 	}
 	writeShot(t, filepath.Join(shots, "seat.png"), png)
 
-	// The seat view's take back: the table takes back the last act it recorded, and the seat
-	// view (as every view) says how many acts were taken back.
+	// A press that cannot be undone asks first: "No" sends nothing.
+	var asked, sentAfterNo string
+	var hiddenAfterNo bool
+	if err := chromedp.Run(ctx,
+		press("take-back"),
+		chromedp.Poll(`!document.getElementById('confirm').hidden`, nil, chromedp.WithPollingTimeout(waitFor)),
+		chromedp.Text(`#confirm-text`, &asked),
+		press("confirm-no"),
+		chromedp.Evaluate(`document.getElementById('confirm').hidden`, &hiddenAfterNo),
+		chromedp.Evaluate(`JSON.stringify(window.siamese.sent)`, &sentAfterNo),
+	); err != nil {
+		t.Fatalf("seat view, asked to take back: %v", err)
+	}
+	if !strings.HasPrefix(asked, "Take back act ") || !hiddenAfterNo || sentAfterNo != "[]" {
+		t.Fatalf("seat view: take back asked %q, hidden after no %v, sent %s (want nothing sent)", asked, hiddenAfterNo, sentAfterNo)
+	}
+
+	// The seat view's take back, said yes to: the table takes back the last act it recorded,
+	// and the seat view (as every view) says how many acts were taken back.
 	var info string
 	if err := chromedp.Run(ctx,
 		press("take-back"),
+		press("confirm-yes"),
 		chromedp.Poll(`window.siamese.private.view.taken_back >= 1`, nil, chromedp.WithPollingTimeout(waitFor)),
 		chromedp.Poll(`document.getElementById('info').textContent.includes('taken back')`, nil, chromedp.WithPollingTimeout(waitFor)),
 		chromedp.Text(`#info`, &info),

@@ -7,7 +7,7 @@
   const { el, tile, tiles, takenBackText } = Siamese;
   const $ = id => document.getElementById(id);
   // readers: this seat's racks' readers the banner names now (readers.js).
-  const shown = window.siamese = { private: null, replies: [], status: '', stored: false, takenBack: false, closed: 0, health: null, readers: [] };
+  const shown = window.siamese = { private: null, replies: [], status: '', stored: false, takenBack: false, closed: 0, health: null, readers: [], sent: [] };
   let conn = null, seat = null, next = 1;
 
   // The seats to choose from; a phone that joined by its code logs in from what the join page
@@ -55,15 +55,34 @@
 
   function send(cmd) {
     cmd.id = 'p' + seat + '-' + (next++);
+    shown.sent.push(cmd.kind);
     conn.client.publish(conn.info.prefix + 'cmd/' + seat, JSON.stringify(cmd), { qos: 1 });
     return cmd.id;
   }
 
-  document.querySelectorAll('[data-mahjong]').forEach(b =>
-    b.addEventListener('click', () => send({ kind: 'mahjong', rack: Number(b.dataset.mahjong) })));
-  $('wall-game').addEventListener('click', () => send({ kind: 'wall_game' }));
-  $('racks-right').addEventListener('click', () => send({ kind: 'racks_right' }));
-  $('take-back').addEventListener('click', () => send({ kind: 'take_back' }));
+  // A press the player cannot take back (a Mah Jongg called, a wall game, the racks said right,
+  // an act taken back) is sent only once they say yes: at a real table a thumb brushes the
+  // wrong button, and a false Mah Jongg is a penalty.
+  let confirming = null;
+  function confirmThen(question, cmd) {
+    confirming = cmd;
+    $('confirm-text').textContent = question;
+    $('confirm').hidden = false;
+    $('confirm-no').focus();
+  }
+  function closeConfirm() { confirming = null; $('confirm').hidden = true; }
+  $('confirm-yes').addEventListener('click', () => { const cmd = confirming; closeConfirm(); if (cmd) send(cmd); });
+  $('confirm-no').addEventListener('click', closeConfirm);
+  const rackNames = { 0: 'both racks', 1: 'rack 1', 2: 'rack 2' };
+  document.querySelectorAll('[data-mahjong]').forEach(b => b.addEventListener('click', () =>
+    confirmThen('Call Mah Jongg on ' + rackNames[b.dataset.mahjong] + '?', { kind: 'mahjong', rack: Number(b.dataset.mahjong) })));
+  $('wall-game').addEventListener('click', () => confirmThen('Call a wall game: the wall is used up?', { kind: 'wall_game' }));
+  $('racks-right').addEventListener('click', () =>
+    confirmThen('Are the racks right as they stand? The table plays what explains them.', { kind: 'racks_right' }));
+  $('take-back').addEventListener('click', () => {
+    const seq = shown.private ? shown.private.seq : 0;
+    confirmThen('Take back act ' + seq + '? It never happened: the table reads the racks again.', { kind: 'take_back' });
+  });
   $('act').addEventListener('submit', ev => {
     ev.preventDefault();
     const faces = $('act-tiles').value.trim().split(/[\s,]+/).filter(Boolean).map(f => f.toUpperCase());
