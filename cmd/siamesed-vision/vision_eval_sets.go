@@ -156,6 +156,21 @@ func printSetTrials(w io.Writer, a setsRun, base int, ts []eval.SetTrial) {
 		}
 		fmt.Fprintf(w, "  %-4s %-11v %s\n", s.Set, s.Enrolment, strings.Join(ps, ", "))
 	}
+	fmt.Fprintf(w, "\nmost often asked, all seeds together (named right but not known: face, why, count):\n")
+	for _, s := range eval.SummariseSets(ts) {
+		if s.Set == "all" || len(s.Asked) == 0 {
+			continue
+		}
+		var as []string
+		for _, x := range s.Asked[:min(a.top, len(s.Asked))] {
+			why, err := x.Why.MarshalText()
+			if err != nil {
+				why = []byte(x.Why.String())
+			}
+			as = append(as, fmt.Sprintf("%v %s %d", x.Face, why, x.Count))
+		}
+		fmt.Fprintf(w, "  %-4s %-11v %s\n", s.Set, s.Enrolment, strings.Join(as, ", "))
+	}
 }
 
 func printFaceTrials(w io.Writer, fs []eval.FaceTrial) {

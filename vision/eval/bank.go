@@ -218,6 +218,47 @@ func (c confusions) add(want tile.Face, r classify.Result) {
 	c[k] = n
 }
 
+// Asked is how often a face's crops were named right but not known, and why: the questions a
+// table so enrolled would ask about faces it does know.
+type Asked struct {
+	Face  tile.Face       `json:"face"`
+	Why   classify.Reason `json:"why"`
+	Count int             `json:"count"`
+}
+
+type askedKey struct {
+	face tile.Face
+	why  classify.Reason
+}
+
+// askings counts the answers named right but not known, by face and reason.
+type askings map[askedKey]int
+
+func (a askings) add(want tile.Face, r classify.Result) {
+	if r.Face == want && !r.Known {
+		a[askedKey{want, r.Why}]++
+	}
+}
+
+// addAsked adds counted askings (list's output) in.
+func (a askings) addAsked(as []Asked) {
+	for _, x := range as {
+		a[askedKey{x.Face, x.Why}] += x.Count
+	}
+}
+
+// list is the askings, most frequent first.
+func (a askings) list() []Asked {
+	var out []Asked
+	for k, n := range a {
+		out = append(out, Asked{Face: k.face, Why: k.why, Count: n})
+	}
+	slices.SortFunc(out, func(x, y Asked) int {
+		return cmp.Or(y.Count-x.Count, cmp.Compare(x.Face, y.Face), cmp.Compare(x.Why, y.Why))
+	})
+	return out
+}
+
 // addPairs adds counted pairs (pairs' output) in.
 func (c confusions) addPairs(ps []Pair) {
 	for _, p := range ps {

@@ -5,6 +5,7 @@ import (
 	"image"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -164,6 +165,51 @@ func TestLeaveOneSetOut(t *testing.T) {
 	last := sum[len(sum)-1]
 	if last.Set != "all" || last.Enrolment != Own || last.N != 4*(21-9)*2*2 {
 		t.Errorf("last summary %+v, want all sets' own enrolment", last)
+	}
+}
+
+// A trial counts the crops it named right but did not know, by face and why: with nothing near
+// enough every such crop is asked as too far, with no runner-up far enough as too close; summed
+// per set, the counts are kept.
+func TestLeaveOneSetOutSaysWhatItAsks(t *testing.T) {
+	b := newBank(t)
+	for _, c := range []struct {
+		minSim, threshold float32
+		why               classify.Reason
+	}{{2, 0, classify.TooFar}, {-2, 2, classify.TooClose}} {
+		b.c.MinSimilarity, b.c.Threshold, b.c.MaxNone, b.c.KindLead = c.minSim, c.threshold, 0, -1
+		ts, err := b.LeaveOneSetOut([]uint64{1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tr := range ts {
+			if tr.Enrolment != Own {
+				continue
+			}
+			asked := 0
+			for _, a := range tr.Asked {
+				if a.Why != c.why || !slices.Contains(testFaces, a.Face) {
+					t.Errorf("%s own, nothing known (%v): asked %+v", tr.Set, c.why, a)
+				}
+				asked += a.Count
+			}
+			// its own crops name every other crop right (TestLeaveOneSetOut), none known; every
+			// flower is enrolled, so none is tested
+			if asked != tr.N || len(tr.Asked) != len(testFaces)-1 {
+				t.Errorf("%s own (%v): %d asked over %d faces, want all %d crops, every face", tr.Set, c.why, asked, len(tr.Asked), tr.N)
+			}
+		}
+		for _, s := range SummariseSets(ts) {
+			if s.Set == "all" && s.Enrolment == Own {
+				asked := 0
+				for _, a := range s.Asked {
+					asked += a.Count
+				}
+				if asked != s.N {
+					t.Errorf("all sets own (%v): %d asked, want %d", c.why, asked, s.N)
+				}
+			}
+		}
 	}
 }
 

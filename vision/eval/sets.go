@@ -20,7 +20,8 @@ type SetTrial struct {
 	Seed      uint64    `json:"seed"`
 	Enrolled  int       `json:"enrolled"` // crops enrolled
 	Tally
-	Confused []Pair `json:"confused,omitempty"`
+	Confused []Pair  `json:"confused,omitempty"`
+	Asked    []Asked `json:"asked,omitempty"` // named right but not known
 }
 
 // LeaveOneSetOut measures each set of the bank as a table with that set would fare: enrolled
@@ -38,12 +39,12 @@ func (b *Bank) LeaveOneSetOut(seeds []uint64) ([]SetTrial, error) {
 				}
 				b.enrol(set, e, own)
 				t := SetTrial{Set: set, Enrolment: e, Seed: seed, Enrolled: b.c.Len()}
-				conf := confusions{}
-				if err := b.answer(b.tested(set, own, tile.NoFace), &t.Tally, conf); err != nil {
+				conf, asked := confusions{}, askings{}
+				if err := b.answer(b.tested(set, own, tile.NoFace), &t.Tally, conf, asked); err != nil {
 					return nil, err
 				}
 				t.shares()
-				t.Confused = conf.pairs()
+				t.Confused, t.Asked = conf.pairs(), asked.list()
 				out = append(out, t)
 			}
 		}
@@ -59,8 +60,9 @@ func seedsFor(e Enrolment, seeds []uint64) []uint64 {
 	return seeds
 }
 
-// answer classifies the bank's crops at idx at every rotation against what is enrolled now.
-func (b *Bank) answer(idx []int, t *Tally, conf confusions) error {
+// answer classifies the bank's crops at idx at every rotation against what is enrolled now,
+// counting into t, conf and asked.
+func (b *Bank) answer(idx []int, t *Tally, conf confusions, asked askings) error {
 	for _, i := range idx {
 		k := b.crops[i]
 		for _, q := range k.q {
@@ -70,6 +72,7 @@ func (b *Bank) answer(idx []int, t *Tally, conf confusions) error {
 			}
 			t.add(k.item.Tile, r)
 			conf.add(k.item.Tile, r)
+			asked.add(k.item.Tile, r)
 		}
 	}
 	return nil
@@ -110,7 +113,7 @@ func (b *Bank) LeaveOneFaceOut(seeds []uint64) ([]FaceTrial, error) {
 						*ft = FaceTrial{Face: f, Enrolment: e, Set: set, conf: confusions{}}
 					}
 					b.enrol(set, e, own, f)
-					if err := b.answer(b.tested(set, nil, f), &ft.Tally, ft.conf); err != nil {
+					if err := b.answer(b.tested(set, nil, f), &ft.Tally, ft.conf, askings{}); err != nil {
 						return nil, err
 					}
 				}
@@ -235,6 +238,7 @@ type SetSummary struct {
 	Tally
 	MinTop1  float64 `json:"min_top1"` // the lowest top-1 of one seed
 	Confused []Pair  `json:"confused,omitempty"`
+	Asked    []Asked `json:"asked,omitempty"`
 }
 
 // SummariseSets adds up LeaveOneSetOut's trials per set and enrolment, then all sets per
@@ -246,18 +250,19 @@ func SummariseSets(ts []SetTrial) []SetSummary {
 	}
 	var order []key
 	sums := map[key]*SetSummary{}
-	conf := map[key]confusions{}
+	conf, asked := map[key]confusions{}, map[key]askings{}
 	for _, t := range ts {
 		for _, k := range []key{{t.Set, t.Enrolment}, {"all", t.Enrolment}} {
 			s := sums[k]
 			if s == nil {
 				s = &SetSummary{Set: k.set, Enrolment: k.e, MinTop1: 1}
-				sums[k], conf[k] = s, confusions{}
+				sums[k], conf[k], asked[k] = s, confusions{}, askings{}
 				order = append(order, k)
 			}
 			s.merge(t.Tally)
 			s.MinTop1 = min(s.MinTop1, t.Top1)
 			conf[k].addPairs(t.Confused)
+			asked[k].addAsked(t.Asked)
 		}
 	}
 	last := func(k key) int { return boolInt(k.set == "all") }
@@ -266,7 +271,7 @@ func SummariseSets(ts []SetTrial) []SetSummary {
 	for _, k := range order {
 		s := sums[k]
 		s.shares()
-		s.Confused = conf[k].pairs()
+		s.Confused, s.Asked = conf[k].pairs(), asked[k].list()
 		out = append(out, *s)
 	}
 	return out
