@@ -43,6 +43,7 @@ import torch.nn.functional as F
 from negatives import negative
 
 W, H = 60, 80  # input size (--size); vision/classify reads it from the model
+TIGHT = 1.25  # the tightest cut the augmentation makes, as a scale of the crop (--tight)
 EMBED = 128
 
 
@@ -144,7 +145,7 @@ def augment(im, rng, art):
     # loose (table around), tight (cut into the face) and off-centre crops, as the extractor's cut
     # lands at a real table
     dx, dy = rng.uniform(-0.13, 0.13) * w, rng.uniform(-0.13, 0.13) * h
-    sc = rng.uniform(0.7, 1.25)
+    sc = rng.uniform(0.7, TIGHT)
     cx, cy = w / 2, h / 2
     dst = np.float32([[cx + (x - cx) * sc + dx + rng.uniform(-s, s) * w,
                        cy + (y - cy) * sc + dy + rng.uniform(-s, s) * h] for x, y in src])
@@ -254,6 +255,7 @@ def main():
     ap.add_argument("--train-sets", default="", help="with --sets: the sets to train on, e.g. C,H")
     ap.add_argument("--set-repeats", type=int, default=4, help="augmented copies of each --sets crop per epoch")
     ap.add_argument("--margin", type=float, default=0.25, help="CosFace margin")
+    ap.add_argument("--tight", type=float, default=1.25, help="the tightest cut into the face the augmentation makes (1.25: a quarter)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--workers", type=int, default=0, help="processes that augment batches (0: this one)")
@@ -262,7 +264,8 @@ def main():
     ap.add_argument("--size", default="60x80", help="the network's input, WxH (portrait); the extractor's crops are 60x80")
     ap.add_argument("--width", type=float, default=1.5, help="channels, times 16, 32, 64, 128")
     a = ap.parse_args()
-    global W, H
+    global W, H, TIGHT
+    TIGHT = a.tight
     torch.set_num_threads(a.threads)
     if a.from_weights:
         if not a.out:
