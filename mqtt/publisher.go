@@ -90,8 +90,11 @@ func NewPublisher(t Topics, cfg ClientConfig, log *slog.Logger, commands func(to
 // the state, the table hears commands.
 func (p *Publisher) onConnect(c paho.Client) {
 	if p.commands != nil {
+		// Wait for the broker's answer however long it takes (a token also ends when the
+		// connection is lost): a subscription given up on after a timeout let the state out
+		// while the table could not hear a command (seen under load, over WebSocket).
 		tok := c.Subscribe(p.topics.CmdFilter(), 1, p.command)
-		if tok.WaitTimeout(10*time.Second) && tok.Error() != nil {
+		if tok.Wait(); tok.Error() != nil {
 			p.log.Error("mqtt: cannot subscribe to the command topics", "filter", p.topics.CmdFilter(), "err", tok.Error())
 		}
 	}
