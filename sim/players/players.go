@@ -362,9 +362,14 @@ func (p *Players) takeBack(g game.State, now time.Time, say func(track.Command) 
 		return false, nil
 	}
 	p.tookBack = g.Seq
+	return p.sayTakeBack(now, say, &p.stats.TakenBack)
+}
+
+// sayTakeBack presses the seat view's take back; count goes up when the table took it.
+func (p *Players) sayTakeBack(now time.Time, say func(track.Command) error, count *int) (bool, error) {
 	took, err := p.tell(say, track.Command{Seat: 0, Kind: track.CmdTakeBack, At: now})
 	if took {
-		p.stats.TakenBack++
+		*count++
 	}
 	return took, err
 }
@@ -388,11 +393,7 @@ func (p *Players) object(g game.State, now time.Time, say func(track.Command) er
 		return false, nil
 	}
 	p.objected = g.Seq
-	took, err := p.tell(say, track.Command{Seat: 0, Kind: track.CmdTakeBack, At: now})
-	if took {
-		p.stats.Objected++
-	}
-	return took, err
+	return p.sayTakeBack(now, say, &p.stats.Objected)
 }
 
 // giveIn: the table has stayed stuck for giveInAfter, and nothing the players can say puts
