@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Trains the tile network's recipes side by side on a machine with a GPU and many cores. Each
-# recipe is trained three times: on photos-dev's training third and sets F,H (to measure sets B
+# recipe is trained up to three times: on photos-dev's training third and sets F,H (to measure sets B
 # and C with), on it and B,C (to measure F and H with), and on it and all four sets (to ship).
 # Each run's weights and faces weights (.npz; exported to ONNX afterwards with Debian's torch,
-# README.md "Retrain on a GPU machine") and its log go into OUT/<recipe>-<sets>.tgz as soon as it
+# README.md "Retrain on a GPU machine") and its log go into OUT/<recipe><seed>-<sets>.tgz as soon as it
 # ends, so that runs cut off by a time limit lose only themselves.
 #
-#   device.sh DATA OUT RECIPE...   RECIPE: name:epochs:set-repeats:margin, e.g. a:40:6:0.25
+#   device.sh DATA OUT RECIPE...   RECIPE: name:epochs:set-repeats:margin[:seed[:sets/sets...]]
+#
+# e.g. a:40:6:0.25 (seed 1, all three), or b:40:8:0.3:2:FH/BC (seed 2, the two fair runs only).
 #
 # DATA holds photos-dev, photos-sets and faces (`siamesed-vision vision art --out DATA/faces`).
 # Later recipes run at lower priority, so the first ends first. WORKERS (default 2) processes
@@ -24,14 +26,16 @@ workers=${WORKERS:-2}
 pids=()
 priority=0
 for recipe in "$@"; do
-	IFS=: read -r name epochs repeats margin <<<"$recipe"
-	for sets in F,H B,C B,C,F,H; do
-		tag="$name-${sets//,/}"
+	IFS=: read -r name epochs repeats margin seed splits <<<"$recipe"
+	seed=${seed:-1} splits=${splits:-FH/BC/BCFH}
+	for letters in ${splits//\// }; do
+		sets=$(echo "$letters" | sed 's/./&,/g; s/,$//')
+		tag="$name$seed-$letters"
 		others=$(echo B,C,F,H | tr , '\n' | grep -vxF -f <(echo "$sets" | tr , '\n') | paste -sd, || true)
 		(
 			nice -n "$priority" "$python" train.py --photos "$data/photos-dev" --list train-photos.csv \
 				--faces "$data/faces" --sets "$data/photos-sets" --train-sets "$sets" --epochs "$epochs" \
-				--set-repeats "$repeats" --margin "$margin" --device "${DEVICE:-cuda}" --workers "$workers" \
+				--set-repeats "$repeats" --margin "$margin" --seed "$seed" --device "${DEVICE:-cuda}" --workers "$workers" \
 				--threads 1 --weights-out "$work/$tag.npz" &&
 				nice -n "$priority" "$python" head.py --weights "$work/$tag.npz" --photos "$data/photos-dev" \
 				--list train-photos.csv --faces "$data/faces" --sets "$data/photos-sets" --train-sets "$sets" \
