@@ -247,9 +247,11 @@ func (t *Tracker) holdFaults(cands []candidate, order []int) bool {
 	if sc.faults == 0 {
 		return false
 	}
-	for _, i := range sc.faulty {
-		if t.settling(cands, cands[i]) {
-			return true
+	for x, i := range sc.faulty {
+		for _, seat := range sc.blamed[x] {
+			if t.settling(cands, cands[i], seat) {
+				return true
+			}
 		}
 		if c := cands[i]; !c.declares && t.declaredBefore(c.at) {
 			return true // judged, the declaration may make it legal: a call the racks have not shown, the declarer's throw, pass the turn
@@ -258,15 +260,17 @@ func (t *Tracker) holdFaults(cands []candidate, order []int) bool {
 	return t.unexplainedCamera(cands)
 }
 
-// settling says whether the evidence of c, an act that breaks a rule, may still be coming.
-// While a reader of the table is failing, every seat's evidence may come late (a departure on a
-// weak reader is judged late, a tag off its antenna first read late): c's seat's racks must
-// have read the same for Grace. With every reader reading well they must have for FaultWait
+// settling says whether the evidence against seat, which c (an act that breaks a rule) says broke
+// one, may still be coming. The seat is c's own or another its verdict names: the first throw
+// ends the deal, and a seat whose dealt tiles its racks have not all read yet would be called
+// dealt short (seed 186 with real-rack noise: a re-deal called on 24 of 27 tiles). While a
+// reader of the table is failing, every seat's evidence may come late (a departure on a weak
+// reader is judged late, a tag off its antenna first read late): the seat's racks must have
+// read the same for Grace. With every reader reading well they must have for FaultWait
 // only (a tile moving from rack to rack lands in one before the other reads it gone), but none
 // of the seat's zones may be changing, for Grace at most since c was first shown, nor a landing
 // be taken for a throw out of turn (throwOutOfTurn).
-func (t *Tracker) settling(cands []candidate, c candidate) bool {
-	seat := c.act.Seat
+func (t *Tracker) settling(cands []candidate, c candidate, seat int) bool {
 	still := t.now.Sub(t.changed[seat])
 	if t.failing {
 		return still < t.cfg.Grace
@@ -410,7 +414,8 @@ func naturalOrder(cands []candidate) []int {
 // even, it says which act came first.
 type orderScore struct {
 	played, inversions, faults, lateReads int
-	faulty                                []int // the candidates that break a rule, played in that order
+	faulty                                []int   // the candidates that break a rule, played in that order
+	blamed                                [][]int // for each of faulty, its seat and the seats its faults name
 }
 
 func (a orderScore) better(b orderScore) bool {
@@ -431,19 +436,21 @@ func (t *Tracker) score(cands []candidate, order []int) orderScore {
 	s := t.state
 	var sc orderScore
 	for x, i := range order {
-		var faulty bool
-		s, sc, faulty = t.place(cands, order[:x], i, s, sc)
-		if faulty {
+		var blamed []int
+		s, sc, blamed = t.place(cands, order[:x], i, s, sc)
+		if blamed != nil {
 			sc.faulty = append(sc.faulty, i)
+			sc.blamed = append(sc.blamed, blamed)
 		}
 	}
 	return sc
 }
 
 // place scores cands[i] played after placed (already played into s, scored sc): the evidence it
-// goes against, then the act itself on s. faulty: it breaks a rule. The one step of both score
-// and the search for the best order.
-func (t *Tracker) place(cands []candidate, placed []int, i int, s game.State, sc orderScore) (game.State, orderScore, bool) {
+// goes against, then the act itself on s. blamed: where it breaks a rule, the act's seat and the
+// seats its faults name (nil where it breaks none). The one step of both score and the search
+// for the best order.
+func (t *Tracker) place(cands []candidate, placed []int, i int, s game.State, sc orderScore) (game.State, orderScore, []int) {
 	for _, x := range placed {
 		firm, late := t.datedAfter(&cands[x], &cands[i])
 		sc.inversions += firm
@@ -454,15 +461,21 @@ func (t *Tracker) place(cands []candidate, placed []int, i int, s game.State, sc
 	}
 	n, vs, err := game.Apply(s, cands[i].act)
 	if err != nil {
-		return s, sc, false
+		return s, sc, nil
 	}
 	sc.played++
+	var blamed []int
 	for _, v := range vs {
 		if v.Faulty() {
 			sc.faults++
+			for _, seat := range []int{cands[i].act.Seat, v.Seat} {
+				if !slices.Contains(blamed, seat) {
+					blamed = append(blamed, seat)
+				}
+			}
 		}
 	}
-	return n, sc, game.HasFaults(vs)
+	return n, sc, blamed
 }
 
 // datedAfter counts 1 in firm where the evidence says a came after b: the camera saw a's tile
