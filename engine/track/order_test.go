@@ -181,6 +181,83 @@ func TestTwoPicksCloseTogetherInTheOrderRead(t *testing.T) {
 	}
 }
 
+// TestAPickReadAfterALaterOneIsPlayedInItsPlace: as TestTwoPicksCloseTogetherInTheOrderRead,
+// but a hand on West's rack keeps its reader from reading West's pick out of turn for two
+// seconds, and East's pick, a second after it, is read at once and played first. West's pick,
+// read at last, is dated before East's: East's is taken back and both are played in their
+// order, so the fault named is the one West committed, a pick out of turn, not a pick before
+// East threw (seed 182 with real-rack noise: the record then gave East's turn to West, and
+// every act of East's after it was called out of turn, 11 false faults in one game).
+func TestAPickReadAfterALaterOneIsPlayedInItsPlace(t *testing.T) {
+	ft, tr := westPlaysOnTable(t)
+	steps := hands(ft, tr, 2*time.Second, take(0, 1, sim.In, "9D"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("9D")}})
+	steps = append(steps, hands(ft, tr, 2*time.Second, put(1, 2, sim.In, "9C"))...)
+	steps = append(steps, hands(ft, tr, 2*time.Second, take(1, 2, sim.In, "7B"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("7B")}})...)
+	west := Place{Seat: 1, Rack: 2, Zone: In}
+	steps = append(steps, touching(ft, tr, west, time.Second, put(1, 2, sim.In, "F"))...)
+	steps = append(steps, touching(ft, tr, west, time.Second, put(0, 2, sim.In, "WD"))...)
+	steps = append(steps, hands(ft, tr, 4*time.Second)...)
+	want := []string{"0 discard 9D r1 applied", "1 draw 9C r2 applied", "1 discard 7B r2 applied",
+		"0 draw WD r2 applied", "0 take_back applied", "1 draw F r2 infraction", "0 draw WD r2 applied"}
+	if got := notations(steps); !slices.Equal(got, want) {
+		t.Fatalf("played %q, want %q", got, want)
+	}
+	if v := steps[5].Verdicts[0]; !strings.Contains(v.Detail, "drew out of turn") {
+		t.Errorf("West's pick named %q, want a pick out of turn", v.Detail)
+	}
+}
+
+// TestALegalActReadLateIsNotPlayedAgain: West picks in its turn, its rack read late under a
+// hand, and East moves a tile between its racks a second later, read at once and played first.
+// West's pick, read, is dated before the move, but breaks no rule after it: the order changes
+// nothing the referee says, and East's move is not taken back.
+func TestALegalActReadLateIsNotPlayedAgain(t *testing.T) {
+	ft, tr := westPlaysOnTable(t)
+	steps := hands(ft, tr, 2*time.Second, take(0, 1, sim.In, "9D"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("9D")}})
+	west := Place{Seat: 1, Rack: 2, Zone: In}
+	steps = append(steps, touching(ft, tr, west, time.Second, put(1, 2, sim.In, "9C"))...)
+	steps = append(steps, touching(ft, tr, west, time.Second, take(0, 1, sim.In, "6C"), put(0, 2, sim.In, "6C"))...)
+	steps = append(steps, hands(ft, tr, 4*time.Second)...)
+	want := []string{"0 discard 9D r1 applied", "0 move 6C r1 to r2 applied", "1 draw 9C r2 applied"}
+	if got := notations(steps); !slices.Equal(got, want) {
+		t.Fatalf("played %q, want %q", got, want)
+	}
+}
+
+// TestADiscardSeenIsNotTakenBackForAPickReadLate: West picks, then picks again into its other
+// rack under a hand that keeps it unread, and a second later throws; the throw, seen by the
+// camera, is played. The second pick, read at last, is dated before the throw, but the throw
+// is not taken back to play it in its place: the camera's report of it was used when it was
+// played, and read again the throw would have none.
+func TestADiscardSeenIsNotTakenBackForAPickReadLate(t *testing.T) {
+	ft, tr := westPlaysOnTable(t)
+	steps := hands(ft, tr, 2*time.Second, take(0, 1, sim.In, "9D"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("9D")}})
+	steps = append(steps, hands(ft, tr, 2*time.Second, put(1, 2, sim.In, "9C"))...)
+	west1 := Place{Seat: 1, Rack: 1, Zone: In}
+	steps = append(steps, touching(ft, tr, west1, time.Second, put(1, 1, sim.In, "F"))...)
+	steps = append(steps, touching(ft, tr, west1, time.Second, take(1, 2, sim.In, "7B"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("7B")}})...)
+	steps = append(steps, hands(ft, tr, 4*time.Second)...)
+	for _, st := range steps {
+		if st.Action.Act == game.ActTakeBack {
+			t.Fatalf("played %q: the throw the camera saw was taken back", notations(steps))
+		}
+	}
+}
+
+// touching does ops, then runs the table for d while a hand keeps touching p (its reading
+// comes only once the hand is gone).
+func touching(ft *fakeTable, tr *Tracker, p Place, d time.Duration, ops ...sim.Op) []Step {
+	for _, o := range ops {
+		ft.do(o)
+	}
+	var steps []Step
+	for end := ft.now.Add(d); ft.now.Before(end); {
+		ft.touch(p)
+		steps = append(steps, ft.runUntil(tr, ft.now.Add(100*time.Millisecond))...)
+	}
+	return steps
+}
+
 // westPlaysOnTable deals East a hand to throw the 9D from and West one with a 7B in rack 2, and
 // plays on past two dead hands, as when West's other hand is a Mah Jongg: a rule West breaks
 // does not end the game, and the acts after it are still read.

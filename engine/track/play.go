@@ -54,11 +54,22 @@ func (t *Tracker) explainAndPlay() []Step {
 		if t.isRuledOut(c.act) {
 			continue // refused or taken back already, and the racks have not changed since
 		}
+		if t.playedTooSoon(c) {
+			st, last, err := t.undoLast("sensors")
+			if err != nil {
+				t.debugf("cannot take back the act before %s: %v", c.act.Notation(), err) // playedTooSoon found it: a bug
+				break
+			}
+			t.retaken = last.String()
+			steps = append(steps, st)
+			break // both are read again, and played in their order
+		}
 		st, err := t.play(c.act, "sensors")
 		if err != nil {
 			t.debugf("cannot play %s now: %v", c.act.Notation(), err)
 			continue // cannot have happened now: the readings are left for a later settle or a question
 		}
+		t.lastRead, t.lastReadSeq = c, t.state.Seq
 		if game.OutcomeOf(st.Verdicts) == game.NotApplied {
 			t.ruledOut[c.act.String()] = t.changed[c.act.Seat]
 		}
@@ -74,6 +85,33 @@ func (t *Tracker) explainAndPlay() []Step {
 	t.seen = dropIndexes(t.seen, usedSeen)
 	t.taken = dropIndexes(t.taken, usedTaken)
 	return steps
+}
+
+// playedTooSoon: c breaks a rule played after the last act, which the racks alone showed, and
+// the two played the other way round make a better order by the measure a settle's acts are
+// ordered by (orderScore: the order the evidence shows, fewer faults, fewer late reads). A tag
+// read late on a weak reader let the later act be played first, and the rule break named then
+// is not the one committed (seed 182 with real-rack noise: West picked out of turn, its tag read
+// 1.4 s late; East's pick after it was played first, West was said to have picked before East
+// threw, and the record and the table disagreed on whose turn it was for the rest of the game).
+// The last act is then taken back, and the racks, which still show it, read again with c. An
+// act the camera reported is not: its report was used when it was played, and read again it
+// would have none. An act taken back so is never taken back again, so that two settles that
+// order the pair differently cannot take it back for ever.
+func (t *Tracker) playedTooSoon(c candidate) bool {
+	p := t.lastRead
+	if t.lastReadSeq != t.state.Seq || p.seen >= 0 || p.taken >= 0 || t.retaken == p.act.String() {
+		return false
+	}
+	if _, vs, err := game.Apply(t.state, c.act); err != nil || !game.HasFaults(vs) {
+		return false // most acts: no rule broken, whatever their order
+	}
+	before, ok := t.undo.Before(1)
+	if !ok {
+		return false
+	}
+	pair := []candidate{p, c}
+	return t.scoreFrom(before, pair, []int{1, 0}).better(t.scoreFrom(before, pair, []int{0, 1}))
 }
 
 // mayBePickAndThrow: c moves tiles between the racks of the seat to pick, less than Grace
@@ -433,7 +471,11 @@ func (a orderScore) better(b orderScore) bool {
 
 // score plays cands in order on a copy of the game.
 func (t *Tracker) score(cands []candidate, order []int) orderScore {
-	s := t.state
+	return t.scoreFrom(t.state, cands, order)
+}
+
+// scoreFrom scores order played from the game s.
+func (t *Tracker) scoreFrom(s game.State, cands []candidate, order []int) orderScore {
 	var sc orderScore
 	for x, i := range order {
 		var blamed []int

@@ -74,6 +74,12 @@ type Tracker struct {
 	// heldDraws are draws held back as faults (a second pick), with when their tile was read
 	// in the rack: such a tile seen in the discards soon after was picked and thrown.
 	heldDraws []candidate
+	// lastRead is the act the sensors showed that was played last, while it is the game's last
+	// (the game's Seq is still lastReadSeq); retaken, the last act taken back to be read again
+	// in its place (playedTooSoon), never taken back twice.
+	lastRead    candidate
+	lastReadSeq int
+	retaken     string
 	// moving are the rack zones reading otherwise than their last settled reading now; changing,
 	// those that more likely than not hold otherwise (a tile in flight, not a tag flapping).
 	moving, changing map[Place]bool
@@ -340,22 +346,32 @@ func (t *Tracker) isRuledOut(a game.Action) bool {
 	return ok && !t.changed[a.Seat].After(at)
 }
 
-// takeBack takes back the last act played: the table never saw it.
+// takeBack takes back the last act played: the table never saw it, and its racks must change
+// before it is read again.
 func (t *Tracker) takeBack(source string) (Step, error) {
+	st, last, err := t.undoLast(source)
+	if err != nil {
+		return st, err
+	}
+	t.ruledOut[last.String()] = t.changed[last.Seat]
+	return st, nil
+}
+
+// undoLast takes back the last act played, last; the racks still show it, and read it again.
+func (t *Tracker) undoLast(source string) (Step, game.Action, error) {
 	last, ok := t.undo.Last()
 	if !ok {
-		return Step{}, fmt.Errorf("track: %w: none of the acts played since the table started is left to take back (it keeps the last %d)", game.ErrNothingToTakeBack, takeBackDepth)
+		return Step{}, last, fmt.Errorf("track: %w: none of the acts played since the table started is left to take back (it keeps the last %d)", game.ErrNothingToTakeBack, takeBackDepth)
 	}
 	a := game.Action{Seat: last.Seat, Act: game.ActTakeBack}
 	n, vs, err := t.undo.TakeBack(t.state, a)
 	if err != nil {
-		return Step{}, fmt.Errorf("track: %w", err)
+		return Step{}, last, fmt.Errorf("track: %w", err)
 	}
 	t.state = n
 	t.lastAct = t.now
-	t.ruledOut[last.String()] = t.changed[last.Seat]
 	t.debugf("took back %s", last.Notation())
-	return Step{Action: a, Verdicts: vs, Source: source, At: t.now}, nil
+	return Step{Action: a, Verdicts: vs, Source: source, At: t.now}, last, nil
 }
 
 // wallEnd ends a game whose used-up wall's last discard stayed uncalled for the call window.
