@@ -19,9 +19,9 @@ func TestALoneSeatsThrowsArePlayedInTheCamerasOrder(t *testing.T) {
 	ft, tr := westAlone(t)
 	from := len(tr.State().Discards)
 	steps := hands(ft, tr, 100*time.Millisecond, put(1, 1, sim.In, "4D"))
-	steps = append(steps, hands(ft, tr, 100*time.Millisecond, take(1, 1, sim.In, "4D"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("4D")}})...)
+	steps = append(steps, hands(ft, tr, 100*time.Millisecond, take(1, 1, sim.In, "4D"), lands("4D"))...)
 	steps = append(steps, hands(ft, tr, 100*time.Millisecond, put(1, 2, sim.In, "3B"))...)
-	steps = append(steps, hands(ft, tr, 100*time.Millisecond, take(1, 2, sim.In, "5D"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("5D")}})...)
+	steps = append(steps, hands(ft, tr, 100*time.Millisecond, take(1, 2, sim.In, "5D"), lands("5D"))...)
 	steps = append(steps, ticks(ft, tr, 80)...)
 	want := []string{
 		act(game.Action{Seat: 1, Act: game.ActDraw, Tiles: []tile.Face{face("4D")}, Rack: 1}, game.Applied),
@@ -104,12 +104,12 @@ func TestALoneSeatsPickWaitsForItsEarlierThrow(t *testing.T) {
 			ft.do(put(1, 1, sim.In, "4D"))
 		case 1:
 			ft.do(take(1, 1, sim.In, "4D"))
-			ft.do(sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("4D")}})
+			ft.do(lands("4D"))
 		case 6:
 			ft.do(put(1, 2, sim.In, "3B"))
 		case 17:
 			ft.do(take(1, 2, sim.In, "5D"))
-			ft.do(sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("5D")}})
+			ft.do(lands("5D"))
 		}
 		if i >= 17 && i < 20 {
 			moving = rack2 // the hand at rack 2 until its reading settles
@@ -177,7 +177,7 @@ func westAlone(t *testing.T) (*fakeTable, *Tracker) {
 	t.Helper()
 	ft, tr := eastDeadInTurn(t)
 	hands(ft, tr, 2*time.Second, put(1, 1, sim.In, "7C"))
-	hands(ft, tr, 3*time.Second, take(1, 1, sim.In, "7C"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("7C")}})
+	hands(ft, tr, 3*time.Second, take(1, 1, sim.In, "7C"), lands("7C"))
 	if s := tr.State(); s.Turn != 1 || s.Phase != game.PhaseDraw {
 		t.Fatalf("before: seat %d to %s (questions %+v)", s.Turn, s.Phase, tr.Questions())
 	}

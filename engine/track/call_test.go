@@ -23,15 +23,15 @@ func TestACallOfATileThrownAtOnce(t *testing.T) {
 		"2D 2D 2D 3D 3D 3D 4D 4D 4D 5D 5D 5D 6D",
 		"E E E S S S W W W N N N RD RD",
 	})
-	steps := hands(ft, tr, 2*time.Second, take(0, 1, sim.In, "9D"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("9D")}})
+	steps := hands(ft, tr, 2*time.Second, take(0, 1, sim.In, "9D"), lands("9D"))
 	steps = append(steps, hands(ft, tr, 100*time.Millisecond, put(1, 1, sim.In, "6C"))...)
-	steps = append(steps, hands(ft, tr, 500*time.Millisecond, take(1, 1, sim.In, "6C"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("6C")}})...)
+	steps = append(steps, hands(ft, tr, 500*time.Millisecond, take(1, 1, sim.In, "6C"), lands("6C"))...)
 	group, _ := tile.ParseList("6C 6C J")
 	steps = append(steps, hands(ft, tr, 3*time.Second,
 		sim.Op{Kind: sim.TakeDiscard, Tiles: []tile.Face{face("6C")}},
 		take(0, 1, sim.In, "6C"), take(0, 1, sim.In, "J"),
 		sim.Op{Kind: sim.Put, Place: sim.Place{Seat: 0, Rack: 1, Zone: sim.On}, Tiles: group})...)
-	steps = append(steps, hands(ft, tr, 8*time.Second, take(0, 1, sim.In, "1D"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("1D")}})...)
+	steps = append(steps, hands(ft, tr, 8*time.Second, take(0, 1, sim.In, "1D"), lands("1D"))...)
 	want := []string{
 		act(game.Action{Seat: 0, Act: game.ActDiscard, Tiles: []tile.Face{face("9D")}, Rack: 1}, game.Applied),
 		act(game.Action{Seat: 1, Act: game.ActDraw, Tiles: []tile.Face{face("6C")}, Rack: 1}, game.Applied),
@@ -62,9 +62,9 @@ func TestAJokerFromTheOtherRackIsNoExchange(t *testing.T) {
 		"E E E S S S W W W N N N RD RD",
 	})
 	group, _ := tile.ParseList("6C 6C J")
-	hands(ft, tr, 2*time.Second, take(0, 1, sim.In, "9D"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("9D")}})
+	hands(ft, tr, 2*time.Second, take(0, 1, sim.In, "9D"), lands("9D"))
 	hands(ft, tr, 2*time.Second, put(1, 1, sim.In, "6C"))
-	hands(ft, tr, 2*time.Second, take(1, 1, sim.In, "6C"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("6C")}})
+	hands(ft, tr, 2*time.Second, take(1, 1, sim.In, "6C"), lands("6C"))
 	hands(ft, tr, 3*time.Second, sim.Op{Kind: sim.TakeDiscard, Tiles: []tile.Face{face("6C")}},
 		take(0, 1, sim.In, "6C"), take(0, 1, sim.In, "J"),
 		sim.Op{Kind: sim.Put, Place: sim.Place{Seat: 0, Rack: 1, Zone: sim.On}, Tiles: group})

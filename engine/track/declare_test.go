@@ -55,7 +55,7 @@ func TestMahJonggThenADiscardFromTheOtherRack(t *testing.T) {
 			steps = append(steps, tr.Moving(nil, ft.now)...)
 		}
 	}
-	ft.do(sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("7B")}})
+	ft.do(lands("7B"))
 	for range 50 {
 		steps = append(steps, tr.Moving(nil, ft.now)...)
 		steps = append(steps, ft.runUntil(tr, ft.now.Add(100*time.Millisecond))...)
@@ -136,13 +136,13 @@ func TestMahJonggWaitsForAnEarlierQuestion(t *testing.T) {
 	})
 	eastThrowsWestPlays(ft, tr, take(0, 1, sim.In, "8B"), "9C")
 	ft.noise.Unknown = 1
-	steps := hands(ft, tr, 8*time.Second, sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("9B")}}) // East: picked, thrown
+	steps := hands(ft, tr, 8*time.Second, lands("9B")) // East: picked, thrown
 	ft.noise.Unknown = 0
 	if len(tr.Questions()) == 0 {
 		t.Fatalf("no question about the tile the camera could not name (acts %v)", acts(steps))
 	}
 	steps = append(steps, hands(ft, tr, 2*time.Second, put(1, 1, sim.In, "7C"))...)
-	steps = append(steps, hands(ft, tr, 2*time.Second, take(1, 1, sim.In, "7C"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("7C")}})...)
+	steps = append(steps, hands(ft, tr, 2*time.Second, take(1, 1, sim.In, "7C"), lands("7C"))...)
 	steps = append(steps, hands(ft, tr, time.Second, put(0, 1, sim.In, "1D"))...)
 	st, err := tr.Command(Command{Seat: 0, Kind: CmdMahJongg, Rack: 1, At: ft.now})
 	if err != nil {

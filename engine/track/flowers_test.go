@@ -96,6 +96,11 @@ func take(seat, rack int, z sim.Zone, f string) sim.Op {
 	return sim.Op{Kind: sim.Take, Place: sim.Place{Seat: seat, Rack: rack, Zone: z}, Tiles: []tile.Face{face(f)}}
 }
 
+// lands is the camera seeing a tile of face f land in the discards.
+func lands(f string) sim.Op {
+	return sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face(f)}}
+}
+
 func put(seat, rack int, z sim.Zone, f string) sim.Op {
 	return sim.Op{Kind: sim.Put, Place: sim.Place{Seat: seat, Rack: rack, Zone: z}, Tiles: []tile.Face{face(f)}}
 }
@@ -149,7 +154,7 @@ func TestFlowerExchangeFromTheSensors(t *testing.T) {
 	t.Run("picked in play", func(t *testing.T) {
 		ft, tr := wpTable(t)
 		hands(ft, tr, 2*time.Second, take(0, 1, sim.In, "F"), put(0, 1, sim.On, "F"), put(0, 1, sim.In, "7D"))
-		hands(ft, tr, 2*time.Second, take(0, 2, sim.In, "5C"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("5C")}})
+		hands(ft, tr, 2*time.Second, take(0, 2, sim.In, "5C"), lands("5C"))
 		if s := tr.State(); s.Turn != 1 || s.Phase != game.PhaseDraw {
 			t.Fatalf("seat %d to %s, want West to draw", s.Turn, s.Phase)
 		}
@@ -166,7 +171,7 @@ func TestFlowerExchangeFromTheSensors(t *testing.T) {
 		// East lays the flower and throws its replacement as the first discard before
 		// rack 1 settles: the camera's reading is the evidence, once the racks are still.
 		steps := hands(ft, tr, 3*time.Second, take(0, 1, sim.In, "F"), put(0, 2, sim.On, "F"),
-			sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("9D")}})
+			lands("9D"))
 		want := []string{act(flower(0, 2, "9D", 1), game.Applied),
 			act(game.Action{Seat: 0, Act: game.ActDiscard, Tiles: []tile.Face{face("9D")}, Rack: 1}, game.Applied)}
 		if !slices.Equal(acts(steps), want) {
@@ -182,7 +187,7 @@ func TestFlowerExchangeFromTheSensors(t *testing.T) {
 		// discard; the players are asked.
 		ft.noise.Unknown = 1
 		steps := hands(ft, tr, 10*time.Second, take(0, 1, sim.In, "F"), put(0, 2, sim.On, "F"),
-			sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("9D")}})
+			lands("9D"))
 		if len(steps) != 0 || len(tr.Questions()) == 0 {
 			t.Fatalf("played %v, asked %v", acts(steps), tr.Questions())
 		}

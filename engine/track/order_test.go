@@ -103,7 +103,7 @@ func TestSettledIsTheSettleThatExplainedTheAct(t *testing.T) {
 		"E E E S S S W W W N N N RD RD",
 	})
 	var steps []Step
-	steps = append(steps, hands(ft, tr, 2*time.Second, take(0, 1, sim.In, "9D"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("9D")}})...)
+	steps = append(steps, hands(ft, tr, 2*time.Second, take(0, 1, sim.In, "9D"), lands("9D"))...)
 	steps = append(steps, hands(ft, tr, 2*time.Second, put(1, 1, sim.In, "7C"))...)
 	steps = append(steps, hands(ft, tr, 4*time.Second, put(1, 2, sim.In, "8C"))...)
 	want := []string{"0 discard 9D r1 applied", "1 draw 7C r1 applied", "1 draw 8C r2 infraction"}
@@ -150,8 +150,8 @@ func TestAPickReadLateNamesNoFault(t *testing.T) {
 			// West's rack 2 is on a weak reader: the health names it failing, and rule breaks
 			// wait the grace period (on readers that read well they wait FaultWait only).
 			tr.Motion(Motion{Failing: []Place{{Seat: 1, Rack: 2, Zone: In}}}, ft.now)
-			steps := hands(ft, tr, 2*time.Second, take(0, 1, sim.In, "9D"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("9D")}})
-			steps = append(steps, hands(ft, tr, 300*time.Millisecond, take(1, 2, sim.In, "7B"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("7B")}})...)
+			steps := hands(ft, tr, 2*time.Second, take(0, 1, sim.In, "9D"), lands("9D"))
+			steps = append(steps, hands(ft, tr, 300*time.Millisecond, take(1, 2, sim.In, "7B"), lands("7B"))...)
 			steps = append(steps, hands(ft, tr, late-300*time.Millisecond, put(0, 2, sim.In, "WD"))...)
 			steps = append(steps, hands(ft, tr, 4*time.Second, put(1, 2, sim.In, "F"))...)
 			want := []string{"0 discard 9D r1 applied", "1 draw F r2 applied", "1 discard 7B r2 applied", "0 draw WD r2 applied"}
@@ -170,9 +170,8 @@ func TestAPickReadLateNamesNoFault(t *testing.T) {
 // East's after it was out of turn (seed 53 with real-rack noise, stuck at the wall's end).
 func TestTwoPicksCloseTogetherInTheOrderRead(t *testing.T) {
 	ft, tr := westPlaysOnTable(t)
-	steps := hands(ft, tr, 2*time.Second, take(0, 1, sim.In, "9D"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("9D")}})
-	steps = append(steps, hands(ft, tr, 2*time.Second, put(1, 2, sim.In, "9C"))...)
-	steps = append(steps, hands(ft, tr, 2*time.Second, take(1, 2, sim.In, "7B"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("7B")}})...)
+	steps := eastThrowsWestPicks(ft, tr)
+	steps = append(steps, hands(ft, tr, 2*time.Second, take(1, 2, sim.In, "7B"), lands("7B"))...)
 	steps = append(steps, hands(ft, tr, 200*time.Millisecond, put(1, 2, sim.In, "F"))...)
 	steps = append(steps, hands(ft, tr, 4*time.Second, put(0, 2, sim.In, "WD"))...)
 	want := []string{"0 discard 9D r1 applied", "1 draw 9C r2 applied", "1 discard 7B r2 applied", "1 draw F r2 infraction", "0 draw WD r2 applied"}
@@ -190,9 +189,8 @@ func TestTwoPicksCloseTogetherInTheOrderRead(t *testing.T) {
 // every act of East's after it was called out of turn, 11 false faults in one game).
 func TestAPickReadAfterALaterOneIsPlayedInItsPlace(t *testing.T) {
 	ft, tr := westPlaysOnTable(t)
-	steps := hands(ft, tr, 2*time.Second, take(0, 1, sim.In, "9D"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("9D")}})
-	steps = append(steps, hands(ft, tr, 2*time.Second, put(1, 2, sim.In, "9C"))...)
-	steps = append(steps, hands(ft, tr, 2*time.Second, take(1, 2, sim.In, "7B"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("7B")}})...)
+	steps := eastThrowsWestPicks(ft, tr)
+	steps = append(steps, hands(ft, tr, 2*time.Second, take(1, 2, sim.In, "7B"), lands("7B"))...)
 	west := Place{Seat: 1, Rack: 2, Zone: In}
 	steps = append(steps, touching(ft, tr, west, time.Second, put(1, 2, sim.In, "F"))...)
 	steps = append(steps, touching(ft, tr, west, time.Second, put(0, 2, sim.In, "WD"))...)
@@ -213,7 +211,7 @@ func TestAPickReadAfterALaterOneIsPlayedInItsPlace(t *testing.T) {
 // nothing the referee says, and East's move is not taken back.
 func TestALegalActReadLateIsNotPlayedAgain(t *testing.T) {
 	ft, tr := westPlaysOnTable(t)
-	steps := hands(ft, tr, 2*time.Second, take(0, 1, sim.In, "9D"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("9D")}})
+	steps := hands(ft, tr, 2*time.Second, take(0, 1, sim.In, "9D"), lands("9D"))
 	west := Place{Seat: 1, Rack: 2, Zone: In}
 	steps = append(steps, touching(ft, tr, west, time.Second, put(1, 2, sim.In, "9C"))...)
 	steps = append(steps, touching(ft, tr, west, time.Second, take(0, 1, sim.In, "6C"), put(0, 2, sim.In, "6C"))...)
@@ -231,17 +229,22 @@ func TestALegalActReadLateIsNotPlayedAgain(t *testing.T) {
 // played, and read again the throw would have none.
 func TestADiscardSeenIsNotTakenBackForAPickReadLate(t *testing.T) {
 	ft, tr := westPlaysOnTable(t)
-	steps := hands(ft, tr, 2*time.Second, take(0, 1, sim.In, "9D"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("9D")}})
-	steps = append(steps, hands(ft, tr, 2*time.Second, put(1, 2, sim.In, "9C"))...)
+	steps := eastThrowsWestPicks(ft, tr)
 	west1 := Place{Seat: 1, Rack: 1, Zone: In}
 	steps = append(steps, touching(ft, tr, west1, time.Second, put(1, 1, sim.In, "F"))...)
-	steps = append(steps, touching(ft, tr, west1, time.Second, take(1, 2, sim.In, "7B"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("7B")}})...)
+	steps = append(steps, touching(ft, tr, west1, time.Second, take(1, 2, sim.In, "7B"), lands("7B"))...)
 	steps = append(steps, hands(ft, tr, 4*time.Second)...)
 	for _, st := range steps {
 		if st.Action.Act == game.ActTakeBack {
 			t.Fatalf("played %q: the throw the camera saw was taken back", notations(steps))
 		}
 	}
+}
+
+// eastThrowsWestPicks: on westPlaysOnTable, East throws its 9D and West picks a 9C into rack 2.
+func eastThrowsWestPicks(ft *fakeTable, tr *Tracker) []Step {
+	steps := hands(ft, tr, 2*time.Second, take(0, 1, sim.In, "9D"), lands("9D"))
+	return append(steps, hands(ft, tr, 2*time.Second, put(1, 2, sim.In, "9C"))...)
 }
 
 // touching does ops, then runs the table for d while a hand keeps touching p (its reading

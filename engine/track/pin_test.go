@@ -20,9 +20,9 @@ func callTable(t *testing.T) (*fakeTable, *Tracker) {
 		"2D 2D 2D 3D 3D 3D 4D 4D 4D 5D 5D 5D 6D",
 		"E E E S S S W W W N N N RD RD",
 	})
-	steps := hands(ft, tr, 2*time.Second, take(0, 1, sim.In, "9D"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("9D")}})
+	steps := hands(ft, tr, 2*time.Second, take(0, 1, sim.In, "9D"), lands("9D"))
 	steps = append(steps, hands(ft, tr, 2*time.Second, put(1, 1, sim.In, "6C"))...)
-	steps = append(steps, hands(ft, tr, 2*time.Second, take(1, 1, sim.In, "6C"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("6C")}})...)
+	steps = append(steps, hands(ft, tr, 2*time.Second, take(1, 1, sim.In, "6C"), lands("6C"))...)
 	want := []string{
 		act(game.Action{Seat: 0, Act: game.ActDiscard, Tiles: []tile.Face{face("9D")}, Rack: 1}, game.Applied),
 		act(game.Action{Seat: 1, Act: game.ActDraw, Tiles: []tile.Face{face("6C")}, Rack: 1}, game.Applied),
@@ -65,7 +65,7 @@ func TestACallWaitsForTheCameraToSeeTheDiscardTaken(t *testing.T) {
 // East's throw had lain as long).
 func TestTheLaterOfTwoSameFaceArrivalsIsTheDiscardOfTheSeatNotToPlay(t *testing.T) {
 	ft, tr := siameseTable(t)
-	steps := hands(ft, tr, 2*time.Second, take(0, 1, sim.In, "5B"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("5B")}})
+	steps := hands(ft, tr, 2*time.Second, take(0, 1, sim.In, "5B"), lands("5B"))
 	if want := []string{act(game.Action{Seat: 0, Act: game.ActDiscard, Tiles: []tile.Face{face("5B")}, Rack: 1}, game.Applied)}; !slices.Equal(acts(steps), want) {
 		t.Fatalf("East's discard: %v, want %v", acts(steps), want)
 	}
@@ -134,7 +134,7 @@ func TestAnUnnamedArrivalBeforeTheRackReadsItsTileGone(t *testing.T) {
 // are played in order, none faulty.
 func TestActsAfterAnUnnamedThrowWait(t *testing.T) {
 	ft, tr := siameseTable(t)
-	steps := hands(ft, tr, 2*time.Second, take(0, 1, sim.In, "5B"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("5B")}})
+	steps := hands(ft, tr, 2*time.Second, take(0, 1, sim.In, "5B"), lands("5B"))
 	if want := []string{act(game.Action{Seat: 0, Act: game.ActDiscard, Tiles: []tile.Face{face("5B")}, Rack: 1}, game.Applied)}; !slices.Equal(acts(steps), want) {
 		t.Fatalf("East's discard: %v, want %v", acts(steps), want)
 	}

@@ -121,7 +121,7 @@ func TestAHandEnteredDiscardTakesAnOldUnnamedReading(t *testing.T) {
 		t.Fatalf("%v entered by hand: %v", discard, err)
 	}
 	steps = hands(ft, tr, 3*time.Second, put(1, 1, sim.In, "9C"))
-	steps = append(steps, hands(ft, tr, 3*time.Second, take(1, 1, sim.In, "9C"), sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face("9C")}})...)
+	steps = append(steps, hands(ft, tr, 3*time.Second, take(1, 1, sim.In, "9C"), lands("9C"))...)
 	want := []string{
 		act(game.Action{Seat: 1, Act: game.ActDraw, Tiles: []tile.Face{face("9C")}, Rack: 1}, game.Applied),
 		act(game.Action{Seat: 1, Act: game.ActDiscard, Tiles: []tile.Face{face("9C")}, Rack: 1}, game.Applied),
