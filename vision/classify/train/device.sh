@@ -17,6 +17,15 @@ set -euo pipefail
 data=$(realpath "$1") out=$(realpath -m "$2")
 shift 2
 cd "$(dirname "$0")"
+# Every recipe is checked before any run starts: a typo found later would waste the runs before it.
+for recipe in "$@"; do
+	IFS=: read -r name epochs repeats margin seed splits <<<"$recipe"
+	if ! [[ $name =~ ^[a-z0-9]+$ && $epochs =~ ^[0-9]+$ && $repeats =~ ^[0-9]+$ && $margin =~ ^[0-9.]+$ &&
+		${seed:-1} =~ ^[0-9]+$ && ${splits:-FH} =~ ^[BCFH]+(/[BCFH]+)*$ ]]; then
+		echo "device.sh: recipe \"$recipe\": want name:epochs:set-repeats:margin[:seed[:sets/sets...]], e.g. b:40:8:0.3:2:FH/BC" >&2
+		exit 2
+	fi
+done
 mkdir -p "$out"
 work=$(mktemp -d)
 python=${PYTHON:-python3}

@@ -265,6 +265,8 @@ def main():
     ap.add_argument("--width", type=float, default=1.5, help="channels, times 16, 32, 64, 128")
     a = ap.parse_args()
     global W, H, TIGHT
+    if not 0.7 < a.tight <= 2:
+        raise SystemExit(f"train: --tight {a.tight}: want a scale above 0.7 (the loosest cut) and at most 2")
     TIGHT = a.tight
     torch.set_num_threads(a.threads)
     if a.from_weights:
