@@ -411,7 +411,11 @@ func (p *Players) giveIn(t Referee, g game.State, now time.Time) (bool, error) {
 	if g.Seq == p.gaveAt || len(p.ops) > 0 || len(p.undo) > 0 || since.IsZero() || now.Sub(since) < giveInAfter || g.Phase == game.PhaseOver {
 		return false, nil
 	}
-	for _, o := range rearranged(&p.truth.State, &g) {
+	ops, err := rearranged(p.shows, &g)
+	if err != nil {
+		return false, fmt.Errorf("players: giving in to the table's record: %w", err)
+	}
+	for _, o := range ops {
 		if err := p.handle(o, now, nil); err != nil {
 			return false, fmt.Errorf("players: giving in to the table's record: %w", err)
 		}
@@ -433,24 +437,45 @@ func (p *Players) giveIn(t Referee, g game.State, now time.Time) (bool, error) {
 // been tried, well within the soak's stall.
 const giveInAfter = 3 * time.Minute
 
-// rearranged are the movements that take a table showing game from to one showing game to:
-// the tiles standing in and lying on each rack that differ, taken away, then put there (a tile
-// put on one rack may be one taken from another).
-func rearranged(from, to *game.State) []sim.Op {
+// rearranged are the movements that take the table, whose zones hold what shows says, to one
+// showing game to: the tiles standing in and lying on each rack that differ, taken away, then
+// put there (a tile put on one rack may be one taken from another). It starts from the tiles as
+// they lie, not from the players' game: a tile laid otherwise than their game has it (real-rack
+// seed 217: a 1D lying beside a pung their game had standing) made the first take fail and
+// stopped the run.
+func rearranged(shows func(sim.Place) (tile.Counts, error), to *game.State) ([]sim.Op, error) {
 	var takes, puts []sim.Op
 	for i := range to.Seats {
 		for r := 1; r <= 2; r++ {
-			a, b := &from.Seats[i].Racks[r-1], &to.Seats[i].Racks[r-1]
+			b := &to.Seats[i].Racks[r-1]
 			for _, z := range []struct {
-				zone       sim.Zone
-				have, want tile.Counts
-			}{{sim.In, a.Concealed, b.Concealed}, {sim.On, lying(a), lying(b)}} {
-				take, put := differ(sim.Place{Seat: i, Rack: r, Zone: z.zone}, z.have, z.want)
+				zone sim.Zone
+				want tile.Counts
+			}{{sim.In, b.Concealed}, {sim.On, lying(b)}} {
+				place := sim.Place{Seat: i, Rack: r, Zone: z.zone}
+				have, err := shows(place)
+				if err != nil {
+					return nil, err
+				}
+				take, put := differ(place, have, z.want)
 				takes, puts = append(takes, take...), append(puts, put...)
 			}
 		}
 	}
-	return append(takes, puts...)
+	return append(takes, puts...), nil
+}
+
+// shows is what the physical table holds in a zone now.
+func (p *Players) shows(at sim.Place) (tile.Counts, error) {
+	return p.table.Racks().Contents(p.racks[at.Seat][at.Rack-1], rackZone(at.Zone))
+}
+
+// rackZone is the racks' name for a zone.
+func rackZone(z sim.Zone) rack.Zone {
+	if z == sim.On {
+		return rack.On
+	}
+	return rack.In
 }
 
 // lying counts the tiles lying on a rack: its exposures and flowers.
@@ -569,10 +594,7 @@ func asPlayed(s game.State) game.State {
 // handle does one movement on the physical table.
 func (p *Players) handle(o sim.Op, now time.Time, say func(track.Command) error) error {
 	p.moved = true
-	z := rack.In
-	if o.Place.Zone == sim.On {
-		z = rack.On
-	}
+	z := rackZone(o.Place.Zone)
 	switch o.Kind {
 	case sim.Put:
 		return p.table.Put(p.racks[o.Place.Seat][o.Place.Rack-1], z, o.Tiles...)

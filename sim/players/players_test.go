@@ -274,9 +274,57 @@ func TestRearrangedTakesBeforeItPuts(t *testing.T) {
 	to.Seats = slices.Clone(to.Seats)
 	to.Seats[1].Racks[0].Concealed[tile.Crak1] = 3
 	to.Seats[0].Racks[0].Concealed[tile.Crak1] = 1
-	ops := rearranged(&from, &to)
+	ops, err := rearranged(showing(&from), &to)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(ops) != 2 || ops[0].Kind != sim.Take || ops[0].Place.Seat != 1 || ops[1].Kind != sim.Put || ops[1].Place.Seat != 0 {
 		t.Fatalf("rearranged %v, want the 1C taken from seat 1, then put on seat 0", ops)
+	}
+}
+
+// TestGivingInStartsFromTheTilesAsTheyLie: the players give in to the record on a table whose
+// tiles lie otherwise than their game has them (a tile laid beside an exposure that their game
+// has standing in the rack). They move the tiles from where they are, and the table then holds
+// the record; moved from where their game had them, the first take failed and stopped the run
+// (real-rack seed 217).
+func TestGivingInStartsFromTheTilesAsTheyLie(t *testing.T) {
+	pl, now := fortyMovesIn(t)
+	record := pl.truth.State
+	record.Seats = slices.Clone(record.Seats)
+	record.Seats[0].Racks[0].Concealed[tile.Dot1]++ // a 1D the players never drew
+	standing := pl.truth.State.Seats[0].Racks[0].Concealed.Faces()[0]
+	if err := pl.table.Take("p1a", rack.In, standing); err != nil {
+		t.Fatal(err)
+	}
+	if err := pl.table.Put("p1a", rack.On, standing); err != nil { // laid down, though standing in their game
+		t.Fatal(err)
+	}
+	pl.overAt = now.Add(-giveInAfter - time.Second)
+	if gave, err := pl.giveIn(stuckReferee{game: record}, record, now); err != nil || !gave {
+		t.Fatalf("gave in %v: %v", gave, err)
+	}
+	for r, name := range []string{"p1a", "p1b"} {
+		rk := &record.Seats[0].Racks[r]
+		for _, z := range []struct {
+			zone rack.Zone
+			want tile.Counts
+		}{{rack.In, rk.Concealed}, {rack.On, lying(rk)}} {
+			if got, err := pl.table.Racks().Contents(name, z.zone); err != nil || got != z.want {
+				t.Errorf("%s %v holds %v (%v), want the record's %v", name, z.zone, got.Faces(), err, z.want.Faces())
+			}
+		}
+	}
+}
+
+// showing is a table holding game s as the players lay it out, for rearranged.
+func showing(s *game.State) func(sim.Place) (tile.Counts, error) {
+	return func(at sim.Place) (tile.Counts, error) {
+		rk := &s.Seats[at.Seat].Racks[at.Rack-1]
+		if at.Zone == sim.On {
+			return lying(rk), nil
+		}
+		return rk.Concealed, nil
 	}
 }
 
