@@ -140,27 +140,20 @@ func printSetTrials(w io.Writer, a setsRun, base int, ts []eval.SetTrial) {
 		}
 		fmt.Fprintf(w, "%-4s %-11v %5s %8d %6d %7.4f %8.4f %11.4f\n", t.Set, t.Enrolment, seed, t.Enrolled, t.N, t.Top1, t.Unknown, t.WrongKnown)
 	}
+	sums := eval.SummariseSets(ts)
 	fmt.Fprintf(w, "\nper set, all seeds together (min top-1 of a seed):\n")
 	fmt.Fprintf(w, "%-4s %-11s %6s %7s %7s %8s %11s\n", "set", "enrolled as", "n", "top-1", "min", "unknown", "wrong-known")
-	for _, s := range eval.SummariseSets(ts) {
+	for _, s := range sums {
 		fmt.Fprintf(w, "%-4s %-11v %6d %7.4f %7.4f %8.4f %11.4f\n", s.Set, s.Enrolment, s.N, s.Top1, s.MinTop1, s.Unknown, s.WrongKnown)
 	}
-	fmt.Fprintf(w, "\nmost confused, all seeds together (true -> answered count, of them known):\n")
-	for _, s := range eval.SummariseSets(ts) {
-		if s.Set == "all" || len(s.Confused) == 0 {
-			continue
-		}
+	printPerSet(w, "most confused, all seeds together (true -> answered count, of them known)", sums, func(s eval.SetSummary) []string {
 		var ps []string
 		for _, p := range s.Confused[:min(a.top, len(s.Confused))] {
 			ps = append(ps, fmt.Sprintf("%v->%v %d (%d)", p.Want, p.Got, p.Count, p.Known))
 		}
-		fmt.Fprintf(w, "  %-4s %-11v %s\n", s.Set, s.Enrolment, strings.Join(ps, ", "))
-	}
-	fmt.Fprintf(w, "\nmost often asked, all seeds together (named right but not known: face, why, count):\n")
-	for _, s := range eval.SummariseSets(ts) {
-		if s.Set == "all" || len(s.Asked) == 0 {
-			continue
-		}
+		return ps
+	})
+	printPerSet(w, "most often asked, all seeds together (named right but not known: face, why, count)", sums, func(s eval.SetSummary) []string {
 		var as []string
 		for _, x := range s.Asked[:min(a.top, len(s.Asked))] {
 			why, err := x.Why.MarshalText()
@@ -169,7 +162,21 @@ func printSetTrials(w io.Writer, a setsRun, base int, ts []eval.SetTrial) {
 			}
 			as = append(as, fmt.Sprintf("%v %s %d", x.Face, why, x.Count))
 		}
-		fmt.Fprintf(w, "  %-4s %-11v %s\n", s.Set, s.Enrolment, strings.Join(as, ", "))
+		return as
+	})
+}
+
+// printPerSet prints title, then a line for each set and enrolment with what items says of it
+// (none for the sets added up, or where it says nothing).
+func printPerSet(w io.Writer, title string, sums []eval.SetSummary, items func(eval.SetSummary) []string) {
+	fmt.Fprintf(w, "\n%s:\n", title)
+	for _, s := range sums {
+		if s.Set == "all" {
+			continue
+		}
+		if is := items(s); len(is) > 0 {
+			fmt.Fprintf(w, "  %-4s %-11v %s\n", s.Set, s.Enrolment, strings.Join(is, ", "))
+		}
 	}
 }
 
