@@ -2,6 +2,7 @@ package classify
 
 import (
 	"image"
+	"slices"
 	"testing"
 
 	"gocv.io/x/gocv"
@@ -81,6 +82,7 @@ func TestClassifierUsesViews(t *testing.T) {
 	}
 	middle := crop.Region(image.Rect(10, 20, 30, 60))
 	defer middle.Close()
+	c.Views = nil
 	want, err := c.Classify(middle)
 	if err != nil {
 		t.Fatal(err)
@@ -97,5 +99,50 @@ func TestClassifierUsesViews(t *testing.T) {
 	}
 	if got.Face != want.Face || got.Confidence != want.Confidence || whole.Confidence == want.Confidence {
 		t.Errorf("zoomed view %+v, middle cut by hand %+v, whole crop %+v: want the first two equal, the third not", got, want, whole)
+	}
+}
+
+// TestNetSeesEveryCropThroughItsWindow: NewNet's classifier answers for a crop, and enrols it,
+// as the same classifier without views does for the crop seen through NetZoom's window.
+func TestNetSeesEveryCropThroughItsWindow(t *testing.T) {
+	c, err := NewNet("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	crop := viewCrop(t)
+	defer crop.Close()
+	window, err := View{Zoom: NetZoom}.apply(crop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer window.Close()
+	enrolled, err := c.Example(0, crop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.Query(crop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Views, c.EnrolViews = nil, nil
+	plain, err := c.Example(0, window)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := c.Query(window)
+	if err != nil {
+		t.Fatal(err)
+	}
+	asIs, err := c.Query(crop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.vec, want.vec) || slices.Equal(got.vec, asIs.vec) {
+		t.Errorf("classified by default: cosine %.5f to the window, %.5f to the crop as it is; want the window's vector",
+			dot(got.vec, want.vec), dot(got.vec, asIs.vec))
+	}
+	if !slices.Equal(enrolled.vecs[0][0], plain.vecs[0][0]) {
+		t.Errorf("enrolled by default: first view's cosine to the window %.5f; want the window's vector", dot(enrolled.vecs[0][0], plain.vecs[0][0]))
 	}
 }
