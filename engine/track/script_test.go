@@ -32,7 +32,7 @@ var update = flag.Bool("update", false, "write the sensor scripts' golden files 
 //	put 0/2 7B                          a hand puts tiles there
 //	lay 0/1on F F F F 1B                tiles laid face up as one group (two of its tags read)
 //	throw 8B | throw ? 8B               the camera sees the tile land (? : it cannot name it)
-//	lift 6C                             the camera sees the tile taken from the discards
+//	lift 6C | lift ? 6C                 the camera sees the tile taken from the discards (? : unnamed)
 //	say 0 mahjong r1 | say 1 racks_right  a player's command
 //	say 0 act 0 draw 5B r2              an act entered by hand, in notation
 //	moving 0/1 0/1on                    the hardware says these zones are changing (none: still)
@@ -163,11 +163,7 @@ func runScript(t *testing.T, file string) string {
 			if len(args) != 1 {
 				fail("want one tile")
 			}
-			if word == "throw" {
-				throw(ft, args[0], named)
-			} else {
-				ft.do(sim.Op{Kind: sim.TakeDiscard, Tiles: []tile.Face{face(args[0])}})
-			}
+			seeDiscards(ft, map[string]sim.OpKind{"throw": sim.Discard, "lift": sim.TakeDiscard}[word], args[0], named)
 		case "say":
 			seat, err := strconv.Atoi(args[0])
 			if err != nil || len(args) < 2 || (len(args) > 3 && args[1] != string(CmdAct)) {

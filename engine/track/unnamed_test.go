@@ -23,10 +23,14 @@ func siameseTable(t *testing.T) (*fakeTable, *Tracker) {
 }
 
 // throw has a tile arrive in the discards, named by the camera or not.
-func throw(ft *fakeTable, f string, named bool) {
+func throw(ft *fakeTable, f string, named bool) { seeDiscards(ft, sim.Discard, f, named) }
+
+// seeDiscards has a tile arrive in the discards (sim.Discard) or leave them (sim.TakeDiscard),
+// named by the camera or not.
+func seeDiscards(ft *fakeTable, kind sim.OpKind, f string, named bool) {
 	unknown := ft.noise.Unknown
 	ft.noise.Unknown = map[bool]float64{true: 0, false: 1}[named]
-	ft.do(sim.Op{Kind: sim.Discard, Tiles: []tile.Face{face(f)}})
+	ft.do(sim.Op{Kind: kind, Tiles: []tile.Face{face(f)}})
 	ft.noise.Unknown = unknown
 }
 
