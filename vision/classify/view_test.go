@@ -21,6 +21,19 @@ func viewCrop(t *testing.T) gocv.Mat {
 	return m
 }
 
+// netAndCrop is the built-in network's classifier and viewCrop, both closed when the test ends.
+func netAndCrop(t *testing.T) (*Classifier, gocv.Mat) {
+	t.Helper()
+	c, err := NewNet("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	crop := viewCrop(t)
+	t.Cleanup(func() { crop.Close() })
+	return c, crop
+}
+
 func TestViewApply(t *testing.T) {
 	crop := viewCrop(t)
 	defer crop.Close()
@@ -61,13 +74,7 @@ func TestViewApply(t *testing.T) {
 // and confidence as the middle cut out by hand, and enrolment views multiply the examples but
 // not the crops counted.
 func TestClassifierUsesViews(t *testing.T) {
-	c, err := NewNet("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	crop := viewCrop(t)
-	defer crop.Close()
+	c, crop := netAndCrop(t)
 	other := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(30, 90, 200, 0), 80, 40, gocv.MatTypeCV8UC3)
 	defer other.Close()
 	c.EnrolViews = []View{{}, {Zoom: 1.1}, {Zoom: 0.9}}
@@ -105,13 +112,7 @@ func TestClassifierUsesViews(t *testing.T) {
 // TestNetSeesEveryCropThroughItsWindow: NewNet's classifier answers for a crop, and enrols it,
 // as the same classifier without views does for the crop seen through NetZoom's window.
 func TestNetSeesEveryCropThroughItsWindow(t *testing.T) {
-	c, err := NewNet("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	crop := viewCrop(t)
-	defer crop.Close()
+	c, crop := netAndCrop(t)
 	window, err := View{Zoom: NetZoom}.apply(crop)
 	if err != nil {
 		t.Fatal(err)
