@@ -117,21 +117,15 @@ func (t *Tracker) explain() []candidate {
 // throw was played, out of turn (seed 309 with real-rack noise and the simulated camera: the
 // take unnamed, 17 false faults in two games).
 func layingFirst(pics []seatPicture) []int {
-	order := make([]int, len(pics))
-	for i := range order {
-		order[i] = i
-	}
-	laying := func(i int) bool { p := &pics[i]; return p.onDelta[0] > 0 || p.onDelta[1] > 0 }
-	slices.SortStableFunc(order, func(a, b int) int {
-		switch {
-		case laying(a) && !laying(b):
-			return -1
-		case laying(b) && !laying(a):
-			return 1
+	var laying, others []int
+	for i := range pics {
+		if p := &pics[i]; p.onDelta[0] > 0 || p.onDelta[1] > 0 {
+			laying = append(laying, i)
+		} else {
+			others = append(others, i)
 		}
-		return 0
-	})
-	return order
+	}
+	return append(laying, others...)
 }
 
 // callAhead: tiles newly lie on one of the seat's racks, and the camera saw a tile taken from
