@@ -232,11 +232,16 @@ func (t *Tracker) drawAndThrow(exp [][2]expect, usedSeen []bool) []candidate {
 		f := []tile.Face{d.Face}
 		if s.Phase == game.PhaseDiscard && !wasHeld {
 			if r, ok := holdingRack(seat, d.Face); ok {
-				// Thrown from the rack, and a tile of its face picked into its place.
-				return []candidate{
-					{act: game.Action{Seat: turn, Act: game.ActDiscard, Tiles: f, Rack: r}, seen: i, taken: -1, at: d.At},
-					{act: game.Action{Seat: turn, Act: game.ActDraw, Tiles: f, Rack: r}, seen: -1, taken: -1, at: d.At, atOnce: true},
+				// Thrown from the rack, and a tile of its face picked into its place: one motion,
+				// unless the rack read a tile of the face come after the throw (its tags tell the
+				// two apart), which dates the pick as any other.
+				thrown := candidate{act: game.Action{Seat: turn, Act: game.ActDiscard, Tiles: f, Rack: r}, seen: i, taken: -1, at: d.At}
+				picked := candidate{act: game.Action{Seat: turn, Act: game.ActDraw, Tiles: f, Rack: r}, seen: -1, taken: -1, at: d.At, atOnce: true}
+				zone := Place{turn, r, In}
+				if at := t.arrivalRead(zone, d.Face); at.After(d.At) {
+					picked.at, picked.atOnce, picked.rack, picked.rackAt, picked.arrives = at, false, zone, at, true
 				}
+				return []candidate{thrown, picked}
 			}
 		}
 		picked := game.Action{Seat: turn, Act: pick, Tiles: f, Rack: rack}
@@ -731,7 +736,6 @@ func (t *Tracker) fromDiscards(f tile.Face, used []bool) bool {
 	return false
 }
 
-// readAt is when a rack zone was last read.
 // earliest dates an act by the first sensor that showed it: the camera sees a tile land in
 // or leave the discards when it happens, while a rack's reading may settle late (the tiles
 // straightened, a tag read again).
@@ -742,6 +746,7 @@ func earliest(rack, camera time.Time) time.Time {
 	return rack
 }
 
+// readAt is when a rack zone was last read.
 func (t *Tracker) readAt(seat, rack int, z Zone) time.Time {
 	return t.readings[Place{seat, rack, z}].At
 }

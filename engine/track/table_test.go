@@ -43,9 +43,17 @@ type zone struct {
 	groups  [][]tile.Face // on zone: each exposure laid as a group
 	touched time.Time
 	// reported is what the zone's last reading said; fewer and more date the faces a hand
-	// took from it or put in since (the sensors' readings before the zone settled).
+	// took from it or put in since (the sensors' readings before the zone settled). A tile put
+	// in after one of its face was taken is another tile (its tag is new): more dates it though
+	// the zone holds no more of the face than it reported.
 	reported    tile.Counts
 	fewer, more [tile.NumFaces]time.Time
+}
+
+// swapped: a tile of face f was taken from the zone since its last reading and another of the
+// face put in after it.
+func (z *zone) swapped(f int) bool {
+	return !z.fewer[f].IsZero() && !z.more[f].IsZero() && !z.more[f].Before(z.fewer[f])
 }
 
 // noteMoves dates what a hand just changed in the zone against its last reading.
@@ -81,6 +89,9 @@ func (ft *fakeTable) do(o sim.Op) {
 		z := ft.zone(p)
 		for _, f := range o.Tiles {
 			z.tiles[f]++
+			if !z.fewer[f].IsZero() && z.more[f].IsZero() {
+				z.more[f] = ft.now
+			}
 		}
 		if p.Zone == On {
 			z.groups = append(z.groups, append([]tile.Face(nil), o.Tiles...))
@@ -134,10 +145,10 @@ func (ft *fakeTable) reading(p Place) RackReading {
 	if p.Zone == In {
 		r.Tiles = z.tiles
 		for f := range z.tiles {
-			if z.tiles[f] < z.reported[f] {
+			if z.tiles[f] < z.reported[f] || z.swapped(f) {
 				r.Left = append(r.Left, Moved{tile.Face(f), z.fewer[f]})
 			}
-			if z.tiles[f] > z.reported[f] {
+			if z.tiles[f] > z.reported[f] || z.swapped(f) {
 				r.Came = append(r.Came, Moved{tile.Face(f), z.more[f]})
 			}
 		}

@@ -135,7 +135,10 @@ func (t *Tracker) Rack(r RackReading) []Step {
 }
 
 // noteArrivals dates the tiles newly read in a zone, and those gone, by when it began to read
-// so, or earlier where the readings before it settled showed a tile move first.
+// so, or earlier where the readings before it settled showed a tile move first. A face read as
+// often as before is dated anew when the readings show a tile of it come: one thrown and
+// another of its face picked before the zone settled (the pick is not as old as the tile it
+// replaced).
 func (t *Tracker) noteArrivals(old, r RackReading) {
 	since := r.Since
 	if since.IsZero() || since.After(r.At) {
@@ -147,22 +150,28 @@ func (t *Tracker) noteArrivals(old, r RackReading) {
 		t.arrived[r.Place], t.departed[r.Place] = a, d
 	}
 	for f := range r.Tiles {
+		came := movedAt(r.Came, tile.Face(f))
 		switch {
 		case r.Tiles[f] == 0:
 			a[f] = time.Time{}
 		case r.Tiles[f] > old.Tiles[f]:
-			a[f] = since
-			if at := movedAt(r.Came, tile.Face(f)); !at.IsZero() && at.Before(since) {
-				a[f] = at
-			}
+			a[f] = movedBy(came, since)
+		case !came.IsZero():
+			a[f] = came
 		}
 		if r.Tiles[f] < old.Tiles[f] {
-			d[f] = since
-			if at := movedAt(r.Left, tile.Face(f)); !at.IsZero() && at.Before(since) {
-				d[f] = at
-			}
+			d[f] = movedBy(movedAt(r.Left, tile.Face(f)), since)
 		}
 	}
+}
+
+// movedBy dates a change the reading shows: when the readings first showed the tile move (at),
+// or when the zone began to read so (since), whichever is earlier.
+func movedBy(at, since time.Time) time.Time {
+	if !at.IsZero() && at.Before(since) {
+		return at
+	}
+	return since
 }
 
 // departedAt is when a tile of face f was last read leaving a rack zone (zero if never).

@@ -50,7 +50,7 @@ func (z *Presence) snapshot(o *Observation, now time.Time) Snapshot {
 	z.seq++
 	s.Seq = z.seq
 	if z.emitted {
-		s.Left, s.Came = z.dated(&v.tiles)
+		s.Left, s.Came = z.dated()
 	}
 	z.last, z.emitted = v, true
 	clear(z.snapped)
@@ -127,10 +127,12 @@ type leaving struct {
 	at   time.Time
 }
 
-// dated lists, for the faces the zone now holds fewer or more of than at its last snapshot,
-// when the first tag of them that was there then began its run of misses (left), or the first
-// tag of them that was not there then was first read (came).
-func (z *Presence) dated(tiles *tile.Counts) (left, came []Dated) {
+// dated lists, for each face a tag of which was there at the last snapshot and is gone, when
+// the first such tag began its run of misses (left), and for each face a tag of which is there
+// and was not then, when the first such tag was first read (came). A face held as often as
+// before is listed when its tiles changed: one thrown and another of its face picked before
+// the zone settled is a tile that came, and the tracker dates the pick by it.
+func (z *Presence) dated() (left, came []Dated) {
 	var gone, come [tile.NumFaces]time.Time
 	for _, d := range z.left {
 		if gone[d.face].IsZero() || d.at.Before(gone[d.face]) {
@@ -138,15 +140,15 @@ func (z *Presence) dated(tiles *tile.Counts) (left, came []Dated) {
 		}
 	}
 	for _, t := range z.tags {
-		if t.present && t.face != tile.NoFace && !z.snapped[t.uid] && (come[t.face].IsZero() || t.first.Before(come[t.face])) {
+		if t.present && t.face != tile.NoFace && !z.down(t.reader) && !z.snapped[t.uid] && (come[t.face].IsZero() || t.first.Before(come[t.face])) {
 			come[t.face] = t.first
 		}
 	}
-	for f := range tiles {
-		if tiles[f] < z.last.tiles[f] && !gone[f].IsZero() {
+	for f := range tile.NumFaces {
+		if !gone[f].IsZero() {
 			left = append(left, Dated{Face: tile.Face(f), At: gone[f]})
 		}
-		if tiles[f] > z.last.tiles[f] && !come[f].IsZero() {
+		if !come[f].IsZero() {
 			came = append(came, Dated{Face: tile.Face(f), At: come[f]})
 		}
 	}

@@ -2,6 +2,7 @@ package rack
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/siamesetable/siamesed/engine/tile"
@@ -351,6 +352,49 @@ func TestDatesWhatLeftAndCame(t *testing.T) {
 	}
 	if !snap.Since.Equal(picked) || snap.Seq != 2 {
 		t.Errorf("since %v seq %d, want %v and 2", snap.Since, snap.Seq, picked)
+	}
+}
+
+// TestDatesATileOfAFaceThrownAndAnotherPicked: a hand takes the 5B and, before the zone
+// settles, puts in a 9C and another 5B: the zone holds as many 5B as before, and the snapshot
+// still lists the 5B gone and the 5B come, each dated by its own tag, so that the tracker dates
+// the pick by the new tile and not by the one thrown (real-rack seed 318 with camera: sim: a
+// 4C thrown and a 4C picked after the other seat's turn was played as a pick out of turn, and
+// every act after it was out of turn too).
+func TestDatesATileOfAFaceThrownAndAnotherPicked(t *testing.T) {
+	s := newScript(t, Params{})
+	s.settled("1B | 5B w2", "1B 5B")
+	s.scans(200, "1B | 5B w2")
+	thrown := s.now
+	s.scan("1B | w1")
+	picked := s.now
+	snap := s.settled("1B 9C | 5B' w3", "1B 5B 9C")
+	if l := snap.Left; len(l) != 1 || l[0].Face != tile.Bam5 || !l[0].At.Equal(thrown) {
+		t.Errorf("left %v, want 5B at %v", l, thrown)
+	}
+	want := []Dated{{Face: tile.Bam5, At: picked}, {Face: tile.Crak9, At: picked}}
+	if !slices.Equal(snap.Came, want) {
+		t.Errorf("came %v, want %v", snap.Came, want)
+	}
+}
+
+// TestDatesNoTileOnAReaderDown: a 9C read on a reader that then goes down is not named by the
+// snapshot, and is not listed as come either.
+func TestDatesNoTileOnAReaderDown(t *testing.T) {
+	s := newScript(t, Params{})
+	s.settled("1B | 5B", "1B 5B")
+	s.scans(200, "1B | 5B")
+	for i := 0; s.tag("9C") == nil || !s.tag("9C").present; i++ {
+		if i == 20 {
+			t.Fatal("the 9C read 20 polls is not judged present")
+		}
+		if _, ok := s.scan("1B | 5B 9C"); ok {
+			t.Fatal("a snapshot left while the 9C was judged")
+		}
+	}
+	snap := s.settled("1B | !", "1B")
+	if len(snap.Came) != 0 {
+		t.Errorf("came %v, want nothing: the 9C's reader is down", snap.Came)
 	}
 }
 
