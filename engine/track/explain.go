@@ -84,8 +84,9 @@ func (t *Tracker) explain() []candidate {
 			continue // a discard no rack explains yet may be this seat's drawn tile, thrown at once
 		}
 		// Tiles gone from one rack and standing in the other are a move, unless the camera saw
-		// a tile arrive in the discards: then a discard and a draw may explain more. The reading
-		// that leaves less unexplained wins; a tie goes to the move.
+		// a tile arrive in the discards (named, or for the seat to play unnamed: discards): then
+		// a discard and a draw may explain more. The reading that leaves less unexplained wins;
+		// a tie goes to the move.
 		// Each reading starts from the camera events the seats before left unused.
 		best, bestLeft := []candidate(nil), -1
 		startSeen, startTaken := slices.Clone(usedSeen), slices.Clone(usedTaken)
@@ -150,13 +151,13 @@ func (t *Tracker) callAhead(p *seatPicture) bool {
 func (t *Tracker) explainSeat(p *seatPicture, usedSeen, usedTaken []bool, discardFirst bool) []candidate {
 	out := t.flowerExchanges(p, usedSeen) // flowers.go: a flower gone is never a discard or a move
 	if discardFirst {
-		out = append(out, t.discards(p, usedSeen)...)
+		out = append(out, t.discards(p, usedSeen, true)...)
 	}
 	out = append(out, t.calls(p, usedTaken)...) // an exposure newly laid and the discard taken: its tiles first
 	out = append(out, t.moves(p)...)
 	out = append(out, t.exchanges(p)...)
 	out = append(out, t.fixes(p)...)
-	out = append(out, t.discards(p, usedSeen)...)
+	out = append(out, t.discards(p, usedSeen, false)...)
 	thrown := 0
 	for _, c := range out {
 		if c.act.Act == game.ActDiscard {
@@ -573,8 +574,12 @@ func (t *Tracker) fixes(p *seatPicture) []candidate {
 // discards: a tile gone from a rack that the camera saw arrive in the discard area. A camera
 // reading of another face is a disagreement, left for a question; a tile the camera could not
 // name is matched only once it has lain there for the grace period (a tile gone from one rack
-// may still land in the other).
-func (t *Tracker) discards(p *seatPicture, usedSeen []bool) []candidate {
+// may still land in the other). throwAndPick: the tiles gone are matched before any move, so
+// that one gone from a rack and one of its face standing in the other are a throw and a pick of
+// that face; a landing the camera could not name is matched then only for the seat to play, the
+// turn's own throw (seed 51), since for another seat it is likelier the seat to play's tile
+// thrown at once (seed 251: it made another seat's move a throw and a pick out of turn).
+func (t *Tracker) discards(p *seatPicture, usedSeen []bool, throwAndPick bool) []candidate {
 	var out []candidate
 	for r := 1; r <= 2; r++ {
 		for f := tile.Face(0); f < tile.NumFaces; f++ {
@@ -588,7 +593,7 @@ func (t *Tracker) discards(p *seatPicture, usedSeen []bool) []candidate {
 					near, notBefore = left, left.Add(-arrivalSlack)
 				}
 				i := t.seenEvent(f, usedSeen, near, p.seat != t.state.Turn, notBefore)
-				if i < 0 {
+				if i < 0 || throwAndPick && !t.seen[i].Known && p.seat != t.state.Turn {
 					break
 				}
 				if !t.seen[i].Known && (t.now.Sub(t.seen[i].At) < t.cfg.UnnamedWait ||
