@@ -77,6 +77,11 @@ func FuzzPresence(f *testing.F) {
 				snap.Since.After(snap.At) || last != nil && snap.Seq != last.Seq+1 {
 				t.Fatalf("scan %d: %+v after %+v", i, snap, last)
 			}
+			for _, c := range snap.Came {
+				if !slices.Contains(snap.Tiles, c.Face) || c.At.After(snap.At) {
+					t.Fatalf("scan %d: %v lists %v come", i, snap, c)
+				}
+			}
 			if last != nil && slices.Equal(last.Tiles, snap.Tiles) && last.Count == snap.Count && len(last.Faults) == len(snap.Faults) &&
 				last.Quality == snap.Quality {
 				t.Fatalf("scan %d: %v repeats %v", i, snap, last)
