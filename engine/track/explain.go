@@ -238,9 +238,8 @@ func (t *Tracker) drawAndThrow(exp [][2]expect, usedSeen []bool) []candidate {
 				// two apart), which dates the pick as any other.
 				thrown := candidate{act: game.Action{Seat: turn, Act: game.ActDiscard, Tiles: f, Rack: r}, seen: i, taken: -1, at: d.At}
 				picked := candidate{act: game.Action{Seat: turn, Act: game.ActDraw, Tiles: f, Rack: r}, seen: -1, taken: -1, at: d.At, atOnce: true}
-				zone := Place{turn, r, In}
-				if at := t.arrivalRead(zone, d.Face); at.After(d.At) {
-					picked.at, picked.atOnce, picked.rack, picked.rackAt, picked.arrives = at, false, zone, at, true
+				if t.arrivalRead(Place{turn, r, In}, d.Face).After(d.At) {
+					picked = t.pickRead(turn, r, d.Face)
 				}
 				return []candidate{thrown, picked}
 			}
@@ -722,12 +721,18 @@ func (t *Tracker) draws(p *seatPicture, usedTaken []bool, thrown int) []candidat
 				continue
 			}
 			p.plus[r-1][f]--
-			zone := Place{p.seat, r, In}
-			out = append(out, candidate{act: game.Action{Seat: p.seat, Act: game.ActDraw, Tiles: []tile.Face{f}, Rack: r}, seen: -1, taken: -1, at: t.arrivedAt(p.seat, r, In, f),
-				rack: zone, rackAt: t.arrivalRead(zone, f), arrives: true})
+			out = append(out, t.pickRead(p.seat, r, f))
 		}
 	}
 	return out
+}
+
+// pickRead is a draw of a tile of face f into the seat's rack r, dated by that rack's read of
+// it arriving.
+func (t *Tracker) pickRead(seat, r int, f tile.Face) candidate {
+	zone := Place{seat, r, In}
+	return candidate{act: game.Action{Seat: seat, Act: game.ActDraw, Tiles: []tile.Face{f}, Rack: r}, seen: -1, taken: -1, at: t.arrivedAt(seat, r, In, f),
+		rack: zone, rackAt: t.arrivalRead(zone, f), arrives: true}
 }
 
 // fromDiscards: the camera saw a tile of face f leave the discard area, so a tile of that face
@@ -742,11 +747,12 @@ func (t *Tracker) fromDiscards(f tile.Face, used []bool) bool {
 }
 
 // earliest dates an act by the first sensor that showed it: the camera sees a tile land in
-// or leave the discards when it happens, while a rack's reading may settle late (the tiles
-// straightened, a tag read again).
-func earliest(rack, camera time.Time) time.Time {
-	if camera.Before(rack) {
-		return camera
+// or leave the discards when it happens, and the scans before a rack's reading settled may
+// have shown the tile move, while the reading may settle late (the tiles straightened, a tag
+// read again). A zero first is no such sighting: the rack's reading dates it.
+func earliest(rack, first time.Time) time.Time {
+	if !first.IsZero() && first.Before(rack) {
+		return first
 	}
 	return rack
 }

@@ -155,23 +155,14 @@ func (t *Tracker) noteArrivals(old, r RackReading) {
 		case r.Tiles[f] == 0:
 			a[f] = time.Time{}
 		case r.Tiles[f] > old.Tiles[f]:
-			a[f] = movedBy(came, since)
+			a[f] = earliest(since, came)
 		case !came.IsZero():
 			a[f] = came
 		}
 		if r.Tiles[f] < old.Tiles[f] {
-			d[f] = movedBy(movedAt(r.Left, tile.Face(f)), since)
+			d[f] = earliest(since, movedAt(r.Left, tile.Face(f)))
 		}
 	}
-}
-
-// movedBy dates a change the reading shows: when the readings first showed the tile move (at),
-// or when the zone began to read so (since), whichever is earlier.
-func movedBy(at, since time.Time) time.Time {
-	if !at.IsZero() && at.Before(since) {
-		return at
-	}
-	return since
 }
 
 // departedAt is when a tile of face f was last read leaving a rack zone (zero if never).
