@@ -265,12 +265,13 @@ func (t *Table) Command(c track.Command) error {
 }
 
 // Motion tells the table which rack zones move now, which of them are more likely than not
-// changing, and which have a reader failing (rack.Monitor's Moving, Changing and Failing).
-func (t *Table) Motion(moving, changing, failing []rack.Key, now time.Time) error {
+// changing, which have a reader failing and which weigh otherwise than their last snapshot
+// (rack.Monitor's Moving, Changing, Failing and Reweighed).
+func (t *Table) Motion(moving, changing, failing, reweighed []rack.Key, now time.Time) error {
 	if t.waiting {
 		return nil
 	}
-	m := track.Motion{Moving: t.places(moving), Changing: t.places(changing), Failing: t.places(failing)}
+	m := track.Motion{Moving: t.places(moving), Changing: t.places(changing), Failing: t.places(failing), Reweighed: t.places(reweighed)}
 	return t.play(t.tracker.Motion(m, now), time.Now())
 }
 

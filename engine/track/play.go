@@ -301,22 +301,28 @@ func (t *Tracker) holdFaults(cands []candidate, order []int) bool {
 // settling says whether the evidence against seat, which c (an act that breaks a rule) says broke
 // one, may still be coming. The seat is c's own or another its verdict names: the first throw
 // ends the deal, and a seat whose dealt tiles its racks have not all read yet would be called
-// dealt short (seed 186 with real-rack noise: a re-deal called on 24 of 27 tiles). While a
-// reader of the table is failing, every seat's evidence may come late (a departure on a weak
-// reader is judged late, a tag off its antenna first read late): the seat's racks must have
-// read the same for Grace. With every reader reading well they must have for FaultWait
-// only (a tile moving from rack to rack lands in one before the other reads it gone), but none
-// of the seat's zones may be changing, for Grace at most since c was first shown, nor a landing
-// be taken for a throw out of turn (throwOutOfTurn).
+// dealt short (seed 186 with real-rack noise: a re-deal called on 24 of 27 tiles).
+//
+// While a reader of the table is failing, every seat's evidence may come late (a departure on a
+// weak reader is judged late, a tag off its antenna first read late): the seat's racks must
+// have read the same for Grace, and none of its zones be reweighed, for AskAfter at most since
+// c was first shown. A zone's tags then say little while they settle (its Changing is noise,
+// and may not be waited on), but its load cell weighs a tile gone at once: a tile moved from a
+// weak rack lands in the other long before the weak one reads it gone (seed 255 with real-rack
+// noise: a 1B moved, read as a second pick, both hands dead). With every reader reading well
+// they must have read the same for FaultWait only (a tile moving from rack to rack lands in
+// one before the other reads it gone), but none of the seat's zones may be changing, for Grace
+// at most since c was first shown, nor a landing be taken for a throw out of turn
+// (throwOutOfTurn).
 func (t *Tracker) settling(cands []candidate, c candidate, seat int) bool {
 	still := t.now.Sub(t.changed[seat])
+	shown, ok := t.proposed[c.act.String()]
 	if t.failing {
-		return still < t.cfg.Grace
+		return still < t.cfg.Grace || seatIn(t.reweighed, seat) && (!ok || t.now.Sub(shown) < t.cfg.AskAfter)
 	}
 	if still < t.cfg.FaultWait || t.throwOutOfTurn(cands) {
 		return true
 	}
-	shown, ok := t.proposed[c.act.String()]
 	return seatIn(t.changing, seat) && (!ok || t.now.Sub(shown) < t.cfg.Grace)
 }
 

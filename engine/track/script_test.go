@@ -37,6 +37,7 @@ var update = flag.Bool("update", false, "write the sensor scripts' golden files 
 //	say 0 act 0 draw 5B r2              an act entered by hand, in notation
 //	moving 0/1 0/1on                    the hardware says these zones are changing (none: still)
 //	failing 1/1                         ... that a reader of these zones is failing (none: all read well)
+//	reweighed 1/1                       ... that their load cells weigh otherwise than they read (none: alike)
 //	touch 0/1on                         a hand straightens the zone's tiles (it reads late)
 //	run 2s                              the table runs on, its readings coming due
 //	run 1.5s touching 0/1on             ... while a hand keeps straightening the zone's tiles
@@ -118,7 +119,7 @@ func runScript(t *testing.T, file string) string {
 		}
 		word, rest, _ := strings.Cut(line, " ")
 		args := strings.Fields(rest)
-		if len(args) == 0 && word != "moving" {
+		if len(args) == 0 && word != "moving" && word != "failing" && word != "reweighed" {
 			fail("%s needs more", word)
 		}
 		switch word {
@@ -184,7 +185,7 @@ func runScript(t *testing.T, file string) string {
 				fmt.Fprintf(&out, "%d %s: %v\n", seat, args[1], err)
 			}
 			note(st)
-		case "moving", "failing":
+		case "moving", "failing", "reweighed":
 			var places []Place
 			for _, a := range args {
 				p, err := scriptPlace(a)
@@ -193,10 +194,13 @@ func runScript(t *testing.T, file string) string {
 				}
 				places = append(places, p)
 			}
-			if word == "moving" {
+			switch word {
+			case "moving":
 				motion.Moving, motion.Changing = places, places
-			} else {
+			case "failing":
 				motion.Failing = places
+			default:
+				motion.Reweighed = places
 			}
 			note(tr.Motion(motion, ft.now))
 		case "touch":

@@ -11,7 +11,9 @@ import (
 
 // Config tunes the tracker to the table.
 type Config struct {
-	// AskAfter: a picture nothing explains for this long becomes a question to the players.
+	// AskAfter: a picture nothing explains for this long becomes a question to the players. It is
+	// also the longest a rule break waits for a rack whose load cell weighs otherwise than its
+	// tags read while a reader is failing (Motion.Reweighed).
 	AskAfter time.Duration
 	// Grace: a seat's picture that only several acts of one kind explain (two draws at once)
 	// must have stayed the same this long, so a rack still settling is not taken for a second
@@ -85,6 +87,8 @@ type Tracker struct {
 	moving, changing map[Place]bool
 	// failing: a reader of the table is failing now (Motion.Failing).
 	failing bool
+	// reweighed: the zones whose load cell weighs otherwise than their last reading (Motion.Reweighed).
+	reweighed map[Place]bool
 	// arrived is, per rack zone and face, when the zone's count of that face last went up: a
 	// tile's own evidence time, kept while later changes to its rack re-date the reading.
 	arrived map[Place]*[tile.NumFaces]time.Time
@@ -203,6 +207,10 @@ type Motion struct {
 	// Failing: zones with a reader down or reading under its warning rate, whose departures are
 	// judged late. While one is, a rule is called broken only on racks still for Grace.
 	Failing []Place
+	// Reweighed: zones whose load cell weighs otherwise than their last settled reading (a tile
+	// came or went that their tags have not settled yet). While a reader is failing, no rule
+	// is called broken while one of the seat's is, for AskAfter at most.
+	Reweighed []Place
 }
 
 // Moving takes the rack zones whose readings move now, for a rig that cannot tell a tag
@@ -214,10 +222,10 @@ func (t *Tracker) Moving(places []Place, at time.Time) []Step {
 // Motion takes what the racks say of their zones now.
 func (t *Tracker) Motion(m Motion, at time.Time) []Step {
 	t.advance(at)
-	if len(m.Moving)+len(m.Changing)+len(m.Failing) == 0 && len(t.moving)+len(t.changing) == 0 && !t.failing {
+	if len(m.Moving)+len(m.Changing)+len(m.Failing)+len(m.Reweighed) == 0 && len(t.moving)+len(t.changing)+len(t.reweighed) == 0 && !t.failing {
 		return nil
 	}
-	t.moving, t.changing, t.failing = placeSet(m.Moving), placeSet(m.Changing), len(m.Failing) > 0
+	t.moving, t.changing, t.failing, t.reweighed = placeSet(m.Moving), placeSet(m.Changing), len(m.Failing) > 0, placeSet(m.Reweighed)
 	return t.settle()
 }
 

@@ -131,6 +131,10 @@ func (m *Monitor) Moving() []Key { return m.zonesWhere((*Presence).Moving) }
 // now (Presence.Changing), sorted.
 func (m *Monitor) Changing() []Key { return m.zonesWhere((*Presence).Changing) }
 
+// Reweighed lists the zones whose load cell weighs otherwise than at their last snapshot
+// (Presence.Reweighed), sorted.
+func (m *Monitor) Reweighed() []Key { return m.zonesWhere((*Presence).Reweighed) }
+
 // Failing lists the zones with a reader down or surely reading under the warning rate (see
 // ReaderHealth), sorted: their departures are judged late.
 func (m *Monitor) Failing() []Key { return m.zonesWhere((*Presence).anyFailing) }

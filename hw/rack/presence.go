@@ -164,6 +164,15 @@ func (z *Presence) heldSince() time.Time {
 // zone moves.
 func (z *Presence) Moving() bool { return !z.emitted || z.pending || z.cur != z.last }
 
+// Reweighed reports whether the load cell weighs otherwise than at the last snapshot: a tile
+// came or went that the snapshot does not show yet. The tags may take long to show it (a
+// departure on a weak reader waits its run of misses, or for a hand over the rack to lift), the
+// count comes within a few readings, so a tracker that no longer waits on a failing zone's
+// Changing still waits on this.
+func (z *Presence) Reweighed() bool {
+	return z.emitted && z.cur.weighed && z.last.weighed && z.cur.weight != z.last.weight
+}
+
 // Changing reports whether the zone more likely than not holds otherwise than its last
 // snapshot: a change judged but not yet settled, or one being decided that is likelier than
 // not (a tag missed so often that it has more likely left than stayed, a new tag likelier a

@@ -462,6 +462,42 @@ func TestConfidence(t *testing.T) {
 	}
 }
 
+// TestReweighedUntilASnapshotShowsIt: a zone is reweighed from the readings that change its
+// count to the snapshot that shows the change, even while no tag can be judged gone (a tile
+// taken and its neighbour hidden by the hand: which left is not known), and never for a hand
+// that hides tags and takes nothing.
+func TestReweighedUntilASnapshotShowsIt(t *testing.T) {
+	s := newScript(t, Params{})
+	s.settled("5B | 6B w2", "5B 6B")
+	s.scans(400, "5B | 6B w2")
+	if s.z.Reweighed() {
+		t.Fatal("a settled zone is reweighed")
+	}
+	s.scans(8, " | w2")
+	if s.z.Reweighed() {
+		t.Fatal("a hand that took nothing made the zone reweighed")
+	}
+	s.scans(40, "5B | 6B w2")
+	if snaps := s.scans(8, " | w1"); len(snaps) > 0 || !s.z.Reweighed() {
+		t.Fatalf("a tile taken, its neighbour hidden: reweighed %v, snapshots %v; want reweighed, none", s.z.Reweighed(), snaps)
+	}
+	snap, n := s.until(10, " | 6B w1")
+	if tile.Format(snap.Tiles) != "6B" || s.z.Reweighed() {
+		t.Errorf("6B read again: %v after %d scans, reweighed %v; want 6B and not reweighed", snap, n, s.z.Reweighed())
+	}
+	// A tag judged come that the load cell does not weigh (a tile's tag stuck under the rack):
+	// the zone is changed, not reweighed.
+	s.scans(400, " | 6B w1")
+	for range 5 {
+		if _, ok := s.scan("5B | 6B w1"); ok || s.z.cur != s.z.last {
+			break
+		}
+	}
+	if s.z.cur == s.z.last || s.z.Reweighed() {
+		t.Errorf("5B read again, no tile weighed: changed %v, reweighed %v; want changed, not reweighed", s.z.cur != s.z.last, s.z.Reweighed())
+	}
+}
+
 // TestChangingIsALikelyChange pins Changing against Moving: on a reader that reads most polls,
 // one miss puts the tag in doubt (Moving) but does not make it likelier gone than present
 // (not Changing); a few misses in a row do, well before the run that judges it gone, so a
