@@ -435,7 +435,7 @@ func (d *daemon) tick(now time.Time) error {
 			}
 		}
 	}
-	if err := d.table.Motion(d.monitor.Moving(), d.monitor.Changing(), d.monitor.Failing(), d.monitor.Reweighed(), now); err != nil {
+	if err := d.table.Motion(d.monitor.Motion(), now); err != nil {
 		return err
 	}
 	if err := d.table.Tick(now); err != nil {

@@ -264,15 +264,15 @@ func (t *Table) Command(c track.Command) error {
 	return t.play(steps, began)
 }
 
-// Motion tells the table which rack zones move now, which of them are more likely than not
-// changing, which have a reader failing and which weigh otherwise than their last snapshot
-// (rack.Monitor's Moving, Changing, Failing and Reweighed).
-func (t *Table) Motion(moving, changing, failing, reweighed []rack.Key, now time.Time) error {
+// Motion tells the table what the racks say of their zones now (rack.Monitor.Motion): which
+// move, which of them are more likely than not changing, which have a reader failing and which
+// weigh otherwise than their last snapshot.
+func (t *Table) Motion(m rack.Motion, now time.Time) error {
 	if t.waiting {
 		return nil
 	}
-	m := track.Motion{Moving: t.places(moving), Changing: t.places(changing), Failing: t.places(failing), Reweighed: t.places(reweighed)}
-	return t.play(t.tracker.Motion(m, now), time.Now())
+	tm := track.Motion{Moving: t.places(m.Moving), Changing: t.places(m.Changing), Failing: t.places(m.Failing), Reweighed: t.places(m.Reweighed)}
+	return t.play(t.tracker.Motion(tm, now), time.Now())
 }
 
 // places are the seats' places of the rack zones keys (those of racks no seat has left out).

@@ -163,3 +163,20 @@ func BenchmarkMonitorStep(b *testing.B) {
 		clk.Advance(rack.DefaultPeriod)
 	}
 }
+
+// BenchmarkMonitorMotion is what the daemon asks the monitor at every tick: the zones moving,
+// changing, failing and reweighed, over four 19-tile racks.
+func BenchmarkMonitorMotion(b *testing.B) {
+	clk := clock.NewFake(t0)
+	tb, srcs := simRacks(b, 1)
+	for _, n := range tb.Racks() {
+		must(b, tb.Put(n, rack.In, faces(b, "1B 2B 3B 4C 5C 6C 7D 8D 9D E S W N RD GD")...))
+		must(b, tb.Put(n, rack.On, faces(b, "J J F F")...))
+	}
+	m := rack.NewMonitor(clk, 0, 0, srcs...)
+	m.Step(context.Background())
+	b.ReportAllocs()
+	for b.Loop() {
+		m.Motion()
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"log/slog"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -123,34 +122,44 @@ func (m *Monitor) noteHealth(k Key, fs []Fault, now time.Time) {
 	m.health[k] = slices.Clone(fs)
 }
 
-// Moving lists the zones that read otherwise than their last snapshot now (tiles in motion,
-// a hand over a rack, a flapping tag), sorted.
-func (m *Monitor) Moving() []Key { return m.zonesWhere((*Presence).Moving) }
+// Motion is what the tracker hears of the zones between snapshots, each list sorted.
+type Motion struct {
+	// Moving: reading otherwise than their last snapshot now (tiles in motion, a hand over a
+	// rack, a flapping tag; Presence.Moving).
+	Moving []Key
+	// Changing: more likely than not holding otherwise than their last snapshot
+	// (Presence.Changing).
+	Changing []Key
+	// Failing: a reader down or surely reading under the warning rate (see ReaderHealth):
+	// their departures are judged late.
+	Failing []Key
+	// Reweighed: the load cell weighs otherwise than at their last snapshot
+	// (Presence.Reweighed).
+	Reweighed []Key
+}
 
-// Changing lists the zones that more likely than not hold otherwise than their last snapshot
-// now (Presence.Changing), sorted.
-func (m *Monitor) Changing() []Key { return m.zonesWhere((*Presence).Changing) }
-
-// Reweighed lists the zones whose load cell weighs otherwise than at their last snapshot
-// (Presence.Reweighed), sorted.
-func (m *Monitor) Reweighed() []Key { return m.zonesWhere((*Presence).Reweighed) }
-
-// Failing lists the zones with a reader down or surely reading under the warning rate (see
-// ReaderHealth), sorted: their departures are judged late.
-func (m *Monitor) Failing() []Key { return m.zonesWhere((*Presence).anyFailing) }
-
-// zonesWhere lists the zones for which is says yes, sorted.
-func (m *Monitor) zonesWhere(is func(*Presence) bool) []Key {
+// Motion lists the zones moving, changing, failing and reweighed now, in one pass under one
+// lock, so that the four lists describe the same moment.
+func (m *Monitor) Motion() Motion {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	var out []Key
-	for k, z := range m.zones {
-		if is(z) {
-			out = append(out, k)
+	var mo Motion
+	for _, k := range m.keys() {
+		z := m.zones[k]
+		if z.Moving() {
+			mo.Moving = append(mo.Moving, k)
+		}
+		if z.Changing() {
+			mo.Changing = append(mo.Changing, k)
+		}
+		if z.anyFailing() {
+			mo.Failing = append(mo.Failing, k)
+		}
+		if z.Reweighed() {
+			mo.Reweighed = append(mo.Reweighed, k)
 		}
 	}
-	slices.SortFunc(out, func(a, b Key) int { return strings.Compare(a.String(), b.String()) })
-	return out
+	return mo
 }
 
 // Health is the latest fault list of every zone scanned so far, sorted by rack and zone.

@@ -106,7 +106,7 @@ func TestFailingReadersAreNamed(t *testing.T) {
 		t.Errorf("15 readers at the warning rate named failing %d times", n)
 	}
 	named := slices.ContainsFunc(m.Health()[0].Readers, func(r rack.ReaderHealth) bool { return r.Failing })
-	if got := m.Failing(); (len(got) > 0) != named {
+	if got := m.Motion().Failing; (len(got) > 0) != named {
 		t.Errorf("Failing() = %v; a reader failing in the health report: %v", got, named)
 	}
 	tb.Clear()
@@ -133,7 +133,52 @@ func TestFailingReadersAreNamed(t *testing.T) {
 		t.Errorf("%d readers failing, %d named in the log", failing, n)
 	}
 	// The tracker hears it too: the zone is listed failing (rule breaks wait the grace period).
-	if got := m.Failing(); len(got) != 1 || got[0] != (rack.Key{Rack: "p1a", Zone: rack.In}) {
+	if got := m.Motion().Failing; len(got) != 1 || got[0] != (rack.Key{Rack: "p1a", Zone: rack.In}) {
 		t.Errorf("Failing() = %v with %d readers failing, want p1a/in", got, failing)
+	}
+}
+
+// TestMotionNamesTheZonesReweighed: Motion lists a zone reweighed from the scans that weigh a
+// tile taken to the snapshot that shows it, moving all the while, and never before the zone's
+// first snapshot (when every zone is moving and changing).
+func TestMotionNamesTheZonesReweighed(t *testing.T) {
+	tb, srcs := simRacks(t, 1)
+	must(t, tb.Put("p1a", rack.In, faces(t, "1B 2B 3B 4C 5C 6C 7D 8D 9D E S W N J RD")...))
+	clk := clock.NewFake(time.Date(2026, 11, 25, 19, 0, 0, 0, time.UTC))
+	m := rack.NewMonitor(clk, 0, 0, srcs...)
+	step := func() rack.Motion {
+		m.Step(context.Background())
+		clk.Advance(rack.DefaultPeriod)
+		return m.Motion()
+	}
+	p1a := rack.Key{Rack: "p1a", Zone: rack.In}
+	mo := step()
+	if len(mo.Moving) != 8 || len(mo.Changing) != 8 || len(mo.Reweighed) != 0 {
+		t.Fatalf("before any snapshot: %+v; want every zone moving and changing, none reweighed", mo)
+	}
+	for range 100 {
+		if mo = step(); len(mo.Moving) == 0 {
+			break
+		}
+	}
+	if len(mo.Moving)+len(mo.Changing)+len(mo.Failing)+len(mo.Reweighed) != 0 {
+		t.Fatalf("settled: %+v", mo)
+	}
+	must(t, tb.Take("p1a", rack.In, faces(t, "RD")...))
+	reweighed := 0
+	for range 100 {
+		mo = step()
+		if slices.Contains(mo.Reweighed, p1a) {
+			reweighed++
+			if !slices.Contains(mo.Moving, p1a) {
+				t.Fatalf("p1a/in reweighed but not moving: %+v", mo)
+			}
+		}
+		if len(mo.Moving) == 0 {
+			break
+		}
+	}
+	if reweighed == 0 || len(mo.Reweighed) != 0 || len(mo.Moving) != 0 {
+		t.Errorf("an RD taken: reweighed for %d scans, then %+v; want reweighed, then settled", reweighed, mo)
 	}
 }

@@ -135,7 +135,7 @@ func (w *world) step(n int) []rack.Snapshot {
 func (w *world) settle() []rack.Snapshot {
 	w.t.Helper()
 	out := w.step(int(w.p.Settle/w.p.Period) + 3)
-	for i := 0; i < int(10*time.Second/w.p.Period) && len(w.mon.Moving()) > 0; i++ {
+	for i := 0; i < int(10*time.Second/w.p.Period) && len(w.mon.Motion().Moving) > 0; i++ {
 		out = append(out, w.step(1)...)
 	}
 	return out
